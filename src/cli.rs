@@ -1,0 +1,281 @@
+//! Command-line definition (clap derive only). Nothing outside this module and
+//! `main.rs` depends on clap: commands get plain values through their plans.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  error (for `diff`: drift found)
+  2  usage error (for `diff`: any error)";
+
+/// Diff, restart, history and rollback for JobSets (jobset.x-k8s.io/v1alpha2).
+///
+/// kubectl passes no flags to plugins, so kubectl-jobset reads the usual kubectl
+/// connection flags itself: --kubeconfig, --context, -n, --as, --request-timeout, ...
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubectl-jobset",
+    bin_name = "kubectl jobset",
+    version,
+    after_help = EXIT_CODES,
+    max_term_width = 100,
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List JobSets with their restart attempt, Job counts and status.
+    #[command(visible_alias = "ls", visible_alias = "get", after_help = EXIT_CODES)]
+    List(ListArgs),
+
+    /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
+    /// completion shim (`kubectl`).
+    ///
+    /// bash:        source <(kubectl jobset completion bash)
+    /// kubectl:     kubectl jobset completion kubectl > ~/.local/bin/kubectl_complete-jobset
+    #[command(after_help = EXIT_CODES)]
+    Completion(CompletionArgs),
+
+    /// Answer kubectl's plugin completion protocol (used by kubectl_complete-jobset).
+    #[command(name = "__complete", hide = true)]
+    Complete(CompleteArgs),
+}
+
+/// Flags shared by every command, named and spelled as kubectl spells them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct GlobalArgs {
+    /// Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub kubeconfig: Option<PathBuf>,
+
+    /// The kubeconfig context to use.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub context: Option<String>,
+
+    /// The kubeconfig cluster to use.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub cluster: Option<String>,
+
+    /// The kubeconfig user to use.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub user: Option<String>,
+
+    /// Namespace to work in (default: the context's namespace).
+    #[arg(short = 'n', long, global = true, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+
+    /// Username to impersonate for the operation.
+    #[arg(long = "as", global = true, value_name = "USER")]
+    pub as_user: Option<String>,
+
+    /// Group to impersonate for the operation (repeat for several).
+    #[arg(long = "as-group", global = true, value_name = "GROUP")]
+    pub as_group: Vec<String>,
+
+    /// How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit).
+    #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
+    pub request_timeout: Option<Duration>,
+
+    /// Skip verification of the API server's certificate (insecure).
+    #[arg(long, global = true)]
+    pub insecure_skip_tls_verify: bool,
+
+    /// Do not colour output (also: the NO_COLOR environment variable).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+
+    /// Log verbosity, as kubectl's -v: 6 logs every API request (method, URL, status,
+    /// latency) to stderr; 8 adds request headers, with credentials redacted.
+    #[arg(short = 'v', long = "v", global = true, value_name = "LEVEL", default_value_t = 0)]
+    pub verbosity: u8,
+}
+
+/// How to select JobSets, for commands that take several.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SelectArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace.
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+
+    /// Look in every namespace.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Label selector, e.g. `team=ml,tier!=dev`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Table,
+    Wide,
+    Json,
+    Yaml,
+    Name,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
+    pub output: OutputFormat,
+
+    /// Omit the table header.
+    #[arg(long)]
+    pub no_headers: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+    /// The `kubectl_complete-jobset` shim that kubectl runs to complete plugin arguments.
+    Kubectl,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionArgs {
+    #[arg(value_enum)]
+    pub shell: CompletionShell,
+}
+
+#[derive(Debug, Args)]
+pub struct CompleteArgs {
+    /// The words typed after `kubectl jobset`; the last one is being completed.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub words: Vec<String>,
+}
+
+/// Parses kubectl-style durations: `30s`, `1m`, `1m30s`, `500ms`, `2h`, or a bare
+/// number of seconds (as kubectl's --request-timeout accepts).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let bad = || format!("invalid duration {text:?}: use a number with a unit, e.g. 30s, 1m, 500ms");
+    if text.is_empty() {
+        return Err(bad());
+    }
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Ok(Duration::from_secs(seconds));
+    }
+    let mut total = Duration::ZERO;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !c.is_ascii_digit() && c != '.').ok_or_else(bad)?;
+        if digits == 0 {
+            return Err(bad());
+        }
+        let value: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "ms" => 0.001,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(bad()),
+        };
+        total += Duration::from_secs_f64(value * scale);
+        rest = &rest[unit_len..];
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn kubectl_global_flags_parse_anywhere() {
+        let cli = Cli::try_parse_from([
+            "kubectl-jobset",
+            "list",
+            "-n",
+            "ml",
+            "--context",
+            "prod",
+            "--kubeconfig",
+            "/tmp/kc",
+            "--as",
+            "alice",
+            "--as-group",
+            "a",
+            "--as-group",
+            "b",
+            "--request-timeout",
+            "5s",
+            "-v=6",
+            "--insecure-skip-tls-verify",
+        ])
+        .unwrap();
+        let g = &cli.global;
+        assert_eq!(g.namespace.as_deref(), Some("ml"));
+        assert_eq!(g.context.as_deref(), Some("prod"));
+        assert_eq!(g.kubeconfig.as_deref(), Some(std::path::Path::new("/tmp/kc")));
+        assert_eq!(g.as_user.as_deref(), Some("alice"));
+        assert_eq!(g.as_group, ["a", "b"]);
+        assert_eq!(g.request_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(g.verbosity, 6);
+        assert!(g.insecure_skip_tls_verify);
+    }
+
+    #[test]
+    fn global_flags_before_the_subcommand() {
+        let cli = Cli::try_parse_from(["kubectl-jobset", "-n", "ml", "--v", "8", "list", "-A"]).unwrap();
+        assert_eq!(cli.global.namespace.as_deref(), Some("ml"));
+        assert_eq!(cli.global.verbosity, 8);
+        let Command::List(list) = cli.command else { panic!("expected list") };
+        assert!(list.select.all_namespaces);
+    }
+
+    #[test]
+    fn list_selection_and_output() {
+        let cli = Cli::try_parse_from(["kubectl-jobset", "list", "-l", "team=ml", "-o", "wide", "--no-headers"])
+            .unwrap();
+        let Command::List(list) = cli.command else { panic!("expected list") };
+        assert_eq!(list.select.selector.as_deref(), Some("team=ml"));
+        assert_eq!(list.output, OutputFormat::Wide);
+        assert!(list.no_headers);
+    }
+
+    #[test]
+    fn unknown_output_format_is_a_usage_error() {
+        let err = Cli::try_parse_from(["kubectl-jobset", "list", "-o", "xml"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(err.to_string().contains("xml"));
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert!(parse_duration("5x").is_err());
+        assert!(parse_duration("s").is_err());
+        assert!(parse_duration("").is_err());
+    }
+}

@@ -1,0 +1,91 @@
+//! Raw API access: URLs, pagination, and error classification in one place.
+//!
+//! Requests are built with `kube::core::Request` against explicit URLs, so the JSON
+//! we read is exactly the server's (no partial typed round trip) and the request log
+//! shows the real conversation.
+
+use kube::core::{ObjectList, Request};
+use kube::api::ListParams;
+use serde::de::DeserializeOwned;
+
+use super::Cluster;
+use crate::error::{Error, JOBSET_RESOURCE, Op, Result};
+
+/// A resource type, by URL and by its RBAC name.
+#[derive(Debug, Clone, Copy)]
+pub struct Kind {
+    /// `""` for the core group.
+    pub group: &'static str,
+    pub version: &'static str,
+    pub plural: &'static str,
+    /// `plural.group`, as RBAC and kubectl name it.
+    pub resource: &'static str,
+}
+
+pub const JOBSETS: Kind = Kind { group: "jobset.x-k8s.io", version: "v1alpha2", plural: "jobsets", resource: JOBSET_RESOURCE };
+pub const JOBS: Kind = Kind { group: "batch", version: "v1", plural: "jobs", resource: "jobs.batch" };
+
+/// Items per page for list requests (kubectl's default --chunk-size).
+pub const PAGE_SIZE: u32 = 500;
+
+impl Kind {
+    /// Collection URL, namespaced or across all namespaces.
+    pub fn url(&self, namespace: Option<&str>) -> String {
+        let base = if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        };
+        match namespace {
+            Some(ns) => format!("{base}/namespaces/{ns}/{}", self.plural),
+            None => format!("{base}/{}", self.plural),
+        }
+    }
+}
+
+impl Cluster {
+    /// Lists every object of a kind, following `continue` tokens page by page.
+    pub async fn list<T>(&self, kind: Kind, namespace: Option<&str>, label_selector: Option<&str>) -> Result<Vec<T>>
+    where
+        T: DeserializeOwned + Clone,
+    {
+        let op = Op::new("list", kind.resource, namespace);
+        let request = Request::new(kind.url(namespace));
+        let mut params = ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
+            .limit(PAGE_SIZE);
+        let mut items = Vec::new();
+        loop {
+            let http_request = request.list(&params).map_err(|e| build_error(&op, e))?;
+            let page: ObjectList<T> =
+                self.client.request(http_request).await.map_err(|e| self.errors.classify(op.clone(), e))?;
+            items.extend(page.items);
+            match page.metadata.continue_.filter(|c| !c.is_empty()) {
+                Some(token) => params.continue_token = Some(token),
+                None => return Ok(items),
+            }
+        }
+    }
+
+    /// Gets one object by name.
+    pub async fn get<T: DeserializeOwned>(&self, kind: Kind, namespace: &str, name: &str) -> Result<T> {
+        let op = Op::new("get", kind.resource, Some(namespace)).named(name);
+        let http_request =
+            Request::new(kind.url(Some(namespace))).get(name, &Default::default()).map_err(|e| build_error(&op, e))?;
+        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    }
+}
+
+fn build_error(op: &Op, err: kube::core::request::Error) -> Error {
+    Error::Transport { op: op.clone(), reason: format!("cannot build the request: {err}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls() {
+        assert_eq!(JOBSETS.url(Some("ml")), "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets");
+        assert_eq!(JOBS.url(None), "/apis/batch/v1/jobs");
+    }
+}

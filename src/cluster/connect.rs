@@ -1,0 +1,153 @@
+//! From kubectl-style flags to a kube `Client`: kubeconfig loading, context/cluster/user
+//! selection, impersonation, timeouts, TLS, and the `-v` request log.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
+use kube::{Client, Config};
+
+use super::request_log::{RequestLog, RequestLogLayer};
+use crate::error::{Error, ErrorContext, Result};
+
+/// Connection settings, as plain values (built from the CLI's global flags).
+#[derive(Debug, Clone, Default)]
+pub struct ConnectOptions {
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Option<String>,
+    pub cluster: Option<String>,
+    pub user: Option<String>,
+    pub namespace: Option<String>,
+    pub as_user: Option<String>,
+    pub as_groups: Vec<String>,
+    pub request_timeout: Option<Duration>,
+    pub insecure_skip_tls_verify: bool,
+    pub verbosity: u8,
+}
+
+/// A connected client plus what commands need to talk about it.
+#[derive(Clone)]
+pub struct Cluster {
+    pub client: Client,
+    /// The namespace commands act in: `-n`, else the context's namespace, else `default`.
+    pub namespace: String,
+    pub errors: ErrorContext,
+    pub log: Arc<RequestLog>,
+}
+
+impl Cluster {
+    /// Builds a cluster handle around an existing client (HTTP-level tests use this).
+    pub fn from_client(client: Client, namespace: &str, log: Arc<RequestLog>) -> Self {
+        Cluster {
+            client,
+            namespace: namespace.to_owned(),
+            errors: ErrorContext { server: "https://test".into(), identity: None, request_timeout: None },
+            log,
+        }
+    }
+}
+
+/// Loads the kubeconfig the way kubectl does and builds a client.
+pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Cluster> {
+    let mut config = load_config(opts).await?;
+    if let Some(timeout) = opts.request_timeout.filter(|t| !t.is_zero()) {
+        config.connect_timeout = Some(timeout);
+        config.read_timeout = Some(timeout);
+        config.write_timeout = Some(timeout);
+    }
+    if opts.insecure_skip_tls_verify {
+        config.accept_invalid_certs = true;
+        config.root_cert = None;
+    }
+    if let Some(user) = &opts.as_user {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !opts.as_groups.is_empty() {
+        config.auth_info.impersonate_groups = Some(opts.as_groups.clone());
+    }
+    let namespace = opts.namespace.clone().unwrap_or_else(|| config.default_namespace.clone());
+    let server = config.cluster_url.to_string().trim_end_matches('/').to_owned();
+    log.set_server(&server);
+    let errors = ErrorContext {
+        server: server.clone(),
+        identity: opts.as_user.as_ref().map(|u| format!("user {u:?}")),
+        request_timeout: opts.request_timeout,
+    };
+    let builder = kube::client::ClientBuilder::try_from(config)
+        .map_err(|e| Error::Kubeconfig { source_name: "the kubeconfig".into(), reason: crate::error::error_chain(&e) })?;
+    let client = builder.with_layer(&RequestLogLayer::new(log.clone())).build();
+    Ok(Cluster { client, namespace, errors, log })
+}
+
+async fn load_config(opts: &ConnectOptions) -> Result<Config> {
+    let selection = KubeConfigOptions {
+        context: opts.context.clone(),
+        cluster: opts.cluster.clone(),
+        user: opts.user.clone(),
+    };
+    let (kubeconfig, source_name) = match &opts.kubeconfig {
+        Some(path) => {
+            let name = path.display().to_string();
+            if !path.exists() {
+                return Err(Error::Kubeconfig { source_name: name, reason: "the file does not exist".into() });
+            }
+            (Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&name, e))?, name)
+        }
+        None => match Kubeconfig::from_env() {
+            Ok(Some(kc)) => (kc, "$KUBECONFIG".to_owned()),
+            Err(e) => return Err(kubeconfig_error("$KUBECONFIG", e)),
+            Ok(None) => match default_kubeconfig_path().filter(|p| p.exists()) {
+                Some(path) => {
+                    let name = path.display().to_string();
+                    (Kubeconfig::read_from(&path).map_err(|e| kubeconfig_error(&name, e))?, name)
+                }
+                // Inside a pod, kubectl falls back to the service account; so do we.
+                None => return Config::incluster().map_err(|_| Error::NoKubeconfig),
+            },
+        },
+    };
+    if let Some(context) = &opts.context
+        && !kubeconfig.contexts.iter().any(|c| &c.name == context)
+    {
+        let known: Vec<&str> = kubeconfig.contexts.iter().map(|c| c.name.as_str()).collect();
+        return Err(Error::Kubeconfig {
+            source_name,
+            reason: format!("context {context:?} not found (known contexts: {})", list_or_none(&known)),
+        });
+    }
+    if opts.context.is_none() && kubeconfig.current_context.is_none() && opts.cluster.is_none() {
+        return Err(Error::Kubeconfig {
+            source_name,
+            reason: "no current-context is set; pass --context NAME".into(),
+        });
+    }
+    Config::from_custom_kubeconfig(kubeconfig, &selection).await.map_err(|e| kubeconfig_error(&source_name, e))
+}
+
+fn list_or_none(items: &[&str]) -> String {
+    if items.is_empty() { "none".into() } else { items.join(", ") }
+}
+
+fn default_kubeconfig_path() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".kube").join("config"))
+}
+
+/// Words for kubeconfig problems. Parse errors are summarised, never quoted: the file
+/// may hold tokens and keys.
+fn kubeconfig_error(source_name: &str, err: KubeconfigError) -> Error {
+    let reason = match &err {
+        KubeconfigError::Parse(_) => "it is not a valid kubeconfig (YAML could not be parsed)".to_owned(),
+        KubeconfigError::ReadConfig(io, _) => format!("cannot read it: {io}"),
+        KubeconfigError::LoadContext(name) => format!("context {name:?} not found"),
+        KubeconfigError::LoadClusterOfContext(name) => format!("cluster {name:?} of the context not found"),
+        KubeconfigError::CurrentContextNotSet => "no current-context is set; pass --context NAME".to_owned(),
+        KubeconfigError::MissingClusterUrl => "the selected cluster has no server URL".to_owned(),
+        KubeconfigError::LoadCertificateAuthority(_) => "cannot load the cluster's certificate-authority".to_owned(),
+        KubeconfigError::LoadClientCertificate(_) => "cannot load the user's client-certificate".to_owned(),
+        KubeconfigError::LoadClientKey(_) => "cannot load the user's client-key".to_owned(),
+        KubeconfigError::ParseCertificates(_) => "a certificate in it is not valid PEM".to_owned(),
+        other => other.to_string(),
+    };
+    Error::Kubeconfig { source_name: source_name.to_owned(), reason }
+}

@@ -1,0 +1,112 @@
+//! Loading JobSets with their child Jobs in a fixed number of requests: one for the
+//! JobSets (a GET for a single name, else a paginated LIST) and one paginated LIST of
+//! Jobs by the controller's `jobset-name` label, whatever the number of objects.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::Cluster;
+use super::api::{JOBS, JOBSETS};
+use crate::error::{Error, JOBSET_RESOURCE, Result};
+use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::select::Selection;
+
+/// JobSets with their Jobs.
+#[derive(Debug, Default)]
+pub struct Fleet {
+    pub jobsets: Vec<JobSet>,
+    /// Child Jobs by the UID of the JobSet that controls them.
+    jobs_by_owner: HashMap<String, Vec<ChildJob>>,
+    /// Names asked for that do not exist (only with several names).
+    pub missing: Vec<String>,
+}
+
+impl Fleet {
+    pub fn new(jobsets: Vec<JobSet>, jobs: Vec<ChildJob>, missing: Vec<String>) -> Self {
+        let mut jobs_by_owner: HashMap<String, Vec<ChildJob>> = HashMap::new();
+        for job in jobs {
+            let owner = job
+                .metadata
+                .owner_references
+                .as_deref()
+                .unwrap_or_default()
+                .iter()
+                .find(|r| r.controller == Some(true) && r.kind == crate::model::jobset::KIND)
+                .map(|r| r.uid.clone());
+            if let Some(uid) = owner {
+                jobs_by_owner.entry(uid).or_default().push(job);
+            }
+        }
+        for jobs in jobs_by_owner.values_mut() {
+            jobs.sort_by(|a, b| a.name().cmp(b.name()));
+        }
+        Fleet { jobsets, jobs_by_owner, missing }
+    }
+
+    /// The Jobs the JobSet controls (every attempt), sorted by name.
+    pub fn jobs_of(&self, jobset: &JobSet) -> &[ChildJob] {
+        self.jobs_by_owner.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default()
+    }
+}
+
+/// Fetches the selected JobSets and their Jobs; the two requests run concurrently.
+pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
+    let ns = selection.namespace.as_deref();
+    let job_selector = jobs_label_selector(&selection.names);
+    let jobs_request = cluster.list::<ChildJob>(JOBS, ns, Some(&job_selector));
+    let (raw_jobsets, jobs) = match (selection.names.as_slice(), ns) {
+        ([name], Some(ns)) => {
+            let (jobset, jobs) = tokio::try_join!(cluster.get::<Value>(JOBSETS, ns, name), jobs_request)?;
+            (vec![jobset], jobs)
+        }
+        _ => tokio::try_join!(cluster.list::<Value>(JOBSETS, ns, selection.label_selector.as_deref()), jobs_request)?,
+    };
+    let mut jobsets = raw_jobsets
+        .into_iter()
+        .map(|raw| JobSet::from_raw(raw).map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
+    let mut missing = Vec::new();
+    if !selection.names.is_empty() {
+        jobsets.retain(|js| selection.names.iter().any(|n| n == js.name()));
+        missing = selection.names.iter().filter(|n| !jobsets.iter().any(|js| js.name() == *n)).cloned().collect();
+        // Keep the order the user typed.
+        jobsets.sort_by_key(|js| selection.names.iter().position(|n| n == js.name()));
+    } else {
+        jobsets.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
+    }
+    Ok(Fleet::new(jobsets, jobs, missing))
+}
+
+/// `jobset-name in (a,b)` when names are known, else every Job the controller made.
+fn jobs_label_selector(names: &[String]) -> String {
+    if names.is_empty() || names.iter().any(|n| n.len() > 63) {
+        labels::JOBSET_NAME.to_owned()
+    } else {
+        format!("{} in ({})", labels::JOBSET_NAME, names.join(","))
+    }
+}
+
+/// The error for names that were asked for and not found.
+pub fn not_found(names: &[String], namespace: &str) -> Error {
+    Error::NotFound {
+        resource: JOBSET_RESOURCE,
+        name: names.join("\", \""),
+        namespace: namespace.to_owned(),
+        hint: "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_selector() {
+        assert_eq!(jobs_label_selector(&[]), "jobset.sigs.k8s.io/jobset-name");
+        assert_eq!(
+            jobs_label_selector(&["a".into(), "b".into()]),
+            "jobset.sigs.k8s.io/jobset-name in (a,b)"
+        );
+    }
+}

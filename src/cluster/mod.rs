@@ -1,0 +1,8 @@
+//! Everything that talks to the API server.
+
+pub mod api;
+mod connect;
+pub mod fleet;
+pub mod request_log;
+
+pub use connect::{Cluster, ConnectOptions, connect};

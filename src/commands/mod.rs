@@ -1,0 +1,22 @@
+//! One module per subcommand. Each takes a plan of plain values (no clap types),
+//! does its cluster I/O through `crate::cluster`, and renders into writers.
+
+pub mod list;
+
+/// How a command ended, before it becomes a process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// Exit 0.
+    Success,
+    /// Exit 1 without an error message: `diff` found drift.
+    Differences,
+}
+
+impl ExitStatus {
+    pub fn code(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::Differences => 1,
+        }
+    }
+}

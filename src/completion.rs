@@ -1,0 +1,274 @@
+//! Shell completion: static scripts generated from the clap definition, and the
+//! dynamic protocol kubectl uses for plugins (`kubectl_complete-jobset`), which can
+//! complete live JobSet names and namespaces.
+//!
+//! kubectl (>= 1.26) runs `kubectl_complete-jobset WORD... PARTIAL` and expects one
+//! candidate per line (`value<TAB>description`), then `:<directive>` as cobra does.
+
+use std::io::Write;
+
+use clap::{Command, CommandFactory};
+use clap_complete::Shell;
+
+use crate::cli::{Cli, CompletionShell};
+use crate::error::Result;
+
+/// Cobra's ShellCompDirectiveNoFileComp.
+pub const NO_FILE_COMPLETION: u8 = 4;
+/// Cobra's ShellCompDirectiveDefault (lets the shell complete file names).
+pub const DEFAULT_DIRECTIVE: u8 = 0;
+
+/// The shim kubectl looks for on PATH to complete `kubectl jobset ...`.
+pub const KUBECTL_SHIM: &str = "#!/usr/bin/env sh
+# kubectl runs this to complete `kubectl jobset ...` (kubectl >= 1.26).
+# Put it on PATH next to kubectl-jobset, executable, named kubectl_complete-jobset.
+exec kubectl-jobset __complete \"$@\"
+";
+
+/// Writes the completion script for a shell.
+pub fn write_script(shell: CompletionShell, out: &mut dyn Write) -> Result<()> {
+    let shell = match shell {
+        CompletionShell::Bash => Shell::Bash,
+        CompletionShell::Zsh => Shell::Zsh,
+        CompletionShell::Fish => Shell::Fish,
+        CompletionShell::Powershell => Shell::PowerShell,
+        CompletionShell::Kubectl => {
+            out.write_all(KUBECTL_SHIM.as_bytes())?;
+            return Ok(());
+        }
+    };
+    let mut command = Cli::command();
+    clap_complete::generate(shell, &mut command, "kubectl-jobset", out);
+    Ok(())
+}
+
+/// What to offer for the word being completed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completion {
+    /// Fixed candidates: `(value, description)`.
+    Static { candidates: Vec<(String, String)>, directive: u8 },
+    /// JobSet names from the cluster, minus those already typed.
+    JobSetNames { prefix: String, exclude: Vec<String> },
+    /// Namespace names from the cluster.
+    Namespaces { prefix: String },
+    /// Context names from the kubeconfig.
+    Contexts { prefix: String },
+}
+
+/// Decides what to complete from the words typed after `kubectl jobset`; pure.
+pub fn plan(words: &[String]) -> Completion {
+    let mut root = Cli::command();
+    // Building propagates the global flags into every subcommand.
+    root.build();
+    let (partial, before) = match words.split_last() {
+        Some((last, rest)) => (last.as_str(), rest),
+        None => ("", &[][..]),
+    };
+    let (subcommand, positionals) = scan(&root, before);
+    let command = subcommand.and_then(|name| root.find_subcommand(name)).unwrap_or(&root);
+
+    // The value of a flag that takes one: `-n <TAB>`.
+    if let Some(flag) = before.last().filter(|w| w.starts_with('-') && !w.contains('='))
+        && let Some(arg) = find_flag(command, flag).filter(|a| a.get_action().takes_values())
+    {
+        return complete_value(arg, partial);
+    }
+    if partial.starts_with('-') {
+        return Completion::Static { candidates: flags(command, partial), directive: NO_FILE_COMPLETION };
+    }
+    match subcommand {
+        None => Completion::Static {
+            candidates: root
+                .get_subcommands()
+                .filter(|s| !s.is_hide_set() && s.get_name().starts_with(partial))
+                .map(|s| (s.get_name().to_owned(), about(s)))
+                .collect(),
+            directive: NO_FILE_COMPLETION,
+        },
+        Some("completion") if positionals.is_empty() => Completion::Static {
+            candidates: command
+                .get_positionals()
+                .flat_map(|a| a.get_possible_values())
+                .filter(|v| v.get_name().starts_with(partial))
+                .map(|v| (v.get_name().to_owned(), v.get_help().map(ToString::to_string).unwrap_or_default()))
+                .collect(),
+            directive: NO_FILE_COMPLETION,
+        },
+        Some("completion") => Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION },
+        Some(_) => Completion::JobSetNames { prefix: partial.to_owned(), exclude: positionals },
+    }
+}
+
+fn complete_value(arg: &clap::Arg, partial: &str) -> Completion {
+    let prefix = partial.to_owned();
+    match arg.get_id().as_str() {
+        "namespace" => Completion::Namespaces { prefix },
+        "context" => Completion::Contexts { prefix },
+        "kubeconfig" => Completion::Static { candidates: vec![], directive: DEFAULT_DIRECTIVE },
+        _ => Completion::Static {
+            candidates: arg
+                .get_possible_values()
+                .into_iter()
+                .filter(|v| v.get_name().starts_with(partial))
+                .map(|v| (v.get_name().to_owned(), String::new()))
+                .collect(),
+            directive: NO_FILE_COMPLETION,
+        },
+    }
+}
+
+/// Finds the subcommand and its positional words, skipping flags and their values.
+fn scan<'a>(root: &'a Command, words: &'a [String]) -> (Option<&'a str>, Vec<String>) {
+    let mut subcommand: Option<&str> = None;
+    let mut positionals = Vec::new();
+    let mut skip_value = false;
+    for word in words {
+        if skip_value {
+            skip_value = false;
+            continue;
+        }
+        if word.starts_with('-') {
+            let command = subcommand.and_then(|s| root.find_subcommand(s)).unwrap_or(root);
+            skip_value = !word.contains('=')
+                && find_flag(command, word).is_some_and(|a| a.get_action().takes_values());
+            continue;
+        }
+        match subcommand {
+            None => {
+                subcommand = root
+                    .get_subcommands()
+                    .find(|s| s.get_name() == word || s.get_all_aliases().any(|a| a == word))
+                    .map(|s| s.get_name());
+            }
+            Some(_) => positionals.push(word.clone()),
+        }
+    }
+    (subcommand, positionals)
+}
+
+fn find_flag<'a>(command: &'a Command, word: &str) -> Option<&'a clap::Arg> {
+    let word = word.split('=').next().unwrap_or(word);
+    command.get_arguments().find(|a| {
+        word.strip_prefix("--").is_some_and(|long| a.get_long() == Some(long))
+            || (word.len() == 2 && word.strip_prefix('-').and_then(|s| s.chars().next()) == a.get_short())
+    })
+}
+
+fn flags(command: &Command, partial: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+        let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+        let help = help.lines().next().unwrap_or_default().to_owned();
+        if let Some(long) = arg.get_long() {
+            let flag = format!("--{long}");
+            if flag.starts_with(partial) {
+                out.push((flag, help.clone()));
+            }
+        }
+        if let Some(short) = arg.get_short() {
+            let flag = format!("-{short}");
+            if flag.starts_with(partial) && partial.len() <= 2 {
+                out.push((flag, help));
+            }
+        }
+    }
+    out
+}
+
+fn about(command: &Command) -> String {
+    command.get_about().map(|a| a.to_string()).unwrap_or_default()
+}
+
+/// Writes candidates and the directive line in cobra's format.
+pub fn write_candidates(out: &mut dyn Write, candidates: &[(String, String)], directive: u8) -> Result<()> {
+    for (value, description) in candidates {
+        if description.is_empty() {
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(out, "{value}\t{description}")?;
+        }
+    }
+    writeln!(out, ":{directive}")?;
+    Ok(())
+}
+
+/// `--flag value` or `--flag=value` (also the short form) among typed words.
+pub fn typed_flag_value(words: &[String], short: Option<char>, long: &str) -> Option<String> {
+    let long_flag = format!("--{long}");
+    let short_flag = short.map(|c| format!("-{c}"));
+    let mut value = None;
+    for (i, word) in words.iter().enumerate() {
+        let (flag, inline) = match word.split_once('=') {
+            Some((f, v)) => (f, Some(v.to_owned())),
+            None => (word.as_str(), None),
+        };
+        if flag == long_flag || short_flag.as_deref() == Some(flag) {
+            value = inline.or_else(|| words.get(i + 1).cloned());
+        }
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn values(c: Completion) -> Vec<String> {
+        match c {
+            Completion::Static { candidates, .. } => candidates.into_iter().map(|(v, _)| v).collect(),
+            other => panic!("expected static candidates, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn subcommands_first() {
+        let got = values(plan(&words(&[""])));
+        assert!(got.contains(&"list".to_string()), "{got:?}");
+        assert!(!got.iter().any(|c| c.starts_with("__")), "hidden commands stay hidden");
+        assert_eq!(values(plan(&words(&["li"]))), ["list"]);
+    }
+
+    #[test]
+    fn jobset_names_after_a_subcommand() {
+        assert_eq!(
+            plan(&words(&["list", "-n", "ml", "a", "tr"])),
+            Completion::JobSetNames { prefix: "tr".into(), exclude: vec!["a".into()] }
+        );
+        assert_eq!(plan(&words(&["ls", ""])), Completion::JobSetNames { prefix: "".into(), exclude: vec![] });
+    }
+
+    #[test]
+    fn flag_values() {
+        assert_eq!(plan(&words(&["list", "-n", "m"])), Completion::Namespaces { prefix: "m".into() });
+        assert_eq!(plan(&words(&["--context", ""])), Completion::Contexts { prefix: "".into() });
+        assert_eq!(values(plan(&words(&["list", "-o", "j"]))), ["json"]);
+        assert_eq!(values(plan(&words(&["completion", "z"]))), ["zsh"]);
+    }
+
+    #[test]
+    fn flags_of_the_subcommand() {
+        let got = values(plan(&words(&["list", "--sel"])));
+        assert_eq!(got, ["--selector"]);
+        let got = values(plan(&words(&["list", "--all"])));
+        assert_eq!(got, ["--all-namespaces"]);
+    }
+
+    #[test]
+    fn typed_flags() {
+        let w = words(&["list", "-n", "ml", "--context=prod", "x"]);
+        assert_eq!(typed_flag_value(&w, Some('n'), "namespace").as_deref(), Some("ml"));
+        assert_eq!(typed_flag_value(&w, None, "context").as_deref(), Some("prod"));
+        assert_eq!(typed_flag_value(&w, None, "kubeconfig"), None);
+    }
+
+    #[test]
+    fn cobra_output() {
+        let mut out = Vec::new();
+        write_candidates(&mut out, &[("a".into(), "first".into()), ("b".into(), String::new())], 4).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "a\tfirst\nb\n:4\n");
+    }
+}

@@ -1,0 +1,134 @@
+//! kubectl-jobset: diff, restart, history and rollback for JobSets.
+//!
+//! Every command flows args → plan → cluster I/O → render. `cli` holds the clap
+//! definition; `run` turns it into plans of plain values; `commands` do the I/O and
+//! render into the writers they are given.
+
+pub mod cli;
+pub mod cluster;
+pub mod commands;
+pub mod completion;
+pub mod error;
+pub mod model;
+pub mod render;
+pub mod select;
+
+use std::io::Write;
+use std::sync::Arc;
+
+use cli::{Cli, Command, GlobalArgs, OutputFormat};
+use cluster::request_log::RequestLog;
+use cluster::{Cluster, ConnectOptions};
+use commands::ExitStatus;
+use error::Result;
+use render::Format;
+use select::Selection;
+
+/// Runs a parsed command line. `log` receives the `-v` request log.
+pub async fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, log: Arc<RequestLog>) -> Result<ExitStatus> {
+    let connect = connect_options(&cli.global);
+    match cli.command {
+        Command::List(args) => {
+            let cluster = cluster::connect(&connect, log).await?;
+            let plan = commands::list::ListPlan {
+                selection: Selection::new(
+                    &args.select.names,
+                    args.select.all_namespaces,
+                    args.select.selector.as_deref(),
+                    &cluster.namespace,
+                )?,
+                format: format(args.output),
+                no_headers: args.no_headers,
+            };
+            commands::list::run(&cluster, &plan, out, err).await
+        }
+        Command::Completion(args) => {
+            completion::write_script(args.shell, out)?;
+            Ok(ExitStatus::Success)
+        }
+        Command::Complete(args) => {
+            complete(&args.words, out, log).await?;
+            Ok(ExitStatus::Success)
+        }
+    }
+}
+
+fn connect_options(global: &GlobalArgs) -> ConnectOptions {
+    ConnectOptions {
+        kubeconfig: global.kubeconfig.clone(),
+        context: global.context.clone(),
+        cluster: global.cluster.clone(),
+        user: global.user.clone(),
+        namespace: global.namespace.clone(),
+        as_user: global.as_user.clone(),
+        as_groups: global.as_group.clone(),
+        request_timeout: global.request_timeout,
+        insecure_skip_tls_verify: global.insecure_skip_tls_verify,
+        verbosity: global.verbosity,
+    }
+}
+
+fn format(output: OutputFormat) -> Format {
+    match output {
+        OutputFormat::Table => Format::Table,
+        OutputFormat::Wide => Format::Wide,
+        OutputFormat::Json => Format::Json,
+        OutputFormat::Yaml => Format::Yaml,
+        OutputFormat::Name => Format::Name,
+    }
+}
+
+/// Answers kubectl's completion protocol; lookups that fail offer nothing.
+async fn complete(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>) -> Result<()> {
+    use completion::{Completion, NO_FILE_COMPLETION, typed_flag_value, write_candidates};
+    let connect = ConnectOptions {
+        kubeconfig: typed_flag_value(words, None, "kubeconfig").map(Into::into),
+        context: typed_flag_value(words, None, "context"),
+        namespace: typed_flag_value(words, Some('n'), "namespace"),
+        request_timeout: Some(std::time::Duration::from_secs(5)),
+        ..Default::default()
+    };
+    let names = |items: Vec<serde_json::Value>| -> Vec<String> {
+        items.iter().filter_map(|i| i["metadata"]["name"].as_str().map(str::to_owned)).collect()
+    };
+    let (candidates, directive): (Vec<String>, u8) = match completion::plan(words) {
+        Completion::Static { candidates, directive } => {
+            return write_candidates(out, &candidates, directive);
+        }
+        Completion::Contexts { prefix } => {
+            let contexts = kube::config::Kubeconfig::read()
+                .map(|kc| kc.contexts.into_iter().map(|c| c.name).collect())
+                .unwrap_or_default();
+            (filter(contexts, &prefix, &[]), NO_FILE_COMPLETION)
+        }
+        Completion::Namespaces { prefix } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => c.list(NAMESPACES, None, None).await.map(names).unwrap_or_default(),
+                Err(_) => vec![],
+            };
+            (filter(found, &prefix, &[]), NO_FILE_COMPLETION)
+        }
+        Completion::JobSetNames { prefix, exclude } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => jobset_names(&c).await.map(names).unwrap_or_default(),
+                Err(_) => vec![],
+            };
+            (filter(found, &prefix, &exclude), NO_FILE_COMPLETION)
+        }
+    };
+    let candidates: Vec<(String, String)> = candidates.into_iter().map(|c| (c, String::new())).collect();
+    write_candidates(out, &candidates, directive)
+}
+
+const NAMESPACES: cluster::api::Kind =
+    cluster::api::Kind { group: "", version: "v1", plural: "namespaces", resource: "namespaces" };
+
+async fn jobset_names(cluster: &Cluster) -> Result<Vec<serde_json::Value>> {
+    cluster.list(cluster::api::JOBSETS, Some(&cluster.namespace), None).await
+}
+
+fn filter(mut items: Vec<String>, prefix: &str, exclude: &[String]) -> Vec<String> {
+    items.retain(|i| i.starts_with(prefix) && !exclude.contains(i));
+    items.sort();
+    items
+}

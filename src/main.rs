@@ -1,0 +1,35 @@
+//! The `kubectl-jobset` binary: parse, run, map the outcome to an exit code.
+#![allow(clippy::print_stderr)]
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+use kubectl_jobset::cli::Cli;
+use kubectl_jobset::cluster::request_log::RequestLog;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let log = Arc::new(RequestLog::new(cli.global.verbosity, Box::new(std::io::stderr())));
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr();
+    let result = runtime.block_on(kubectl_jobset::run(cli, &mut out, &mut err, log));
+    let _ = out.flush();
+    match result {
+        Ok(status) => ExitCode::from(status.code()),
+        // `kubectl jobset list | head` closes the pipe early: not an error.
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Read-only views of JobSets and their child Jobs.
+//!
+//! A JobSet keeps its raw JSON next to the typed view: decisions read the view, but
+//! anything we write is a JSON patch built from the raw value, so fields this plugin
+//! does not know about are never dropped.
+
+use k8s_openapi::api::batch::v1::JobStatus;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use serde::Deserialize;
+use serde_json::Value;
+
+pub const API_GROUP: &str = "jobset.x-k8s.io";
+pub const API_VERSION: &str = "jobset.x-k8s.io/v1alpha2";
+pub const KIND: &str = "JobSet";
+/// How kubectl names the resource in `-o name` and in messages.
+pub const RESOURCE_NAME: &str = "jobset.jobset.x-k8s.io";
+
+/// Labels the JobSet controller puts on every child Job (and its pods).
+pub mod labels {
+    pub const JOBSET_NAME: &str = "jobset.sigs.k8s.io/jobset-name";
+    pub const JOBSET_UID: &str = "jobset.sigs.k8s.io/jobset-uid";
+    pub const REPLICATED_JOB: &str = "jobset.sigs.k8s.io/replicatedjob-name";
+    pub const JOB_INDEX: &str = "jobset.sigs.k8s.io/job-index";
+    pub const RESTART_ATTEMPT: &str = "jobset.sigs.k8s.io/restart-attempt";
+}
+
+#[derive(Debug, Clone)]
+pub struct JobSet {
+    pub metadata: ObjectMeta,
+    pub spec: JobSetSpec,
+    pub status: JobSetStatus,
+    /// The object exactly as the API server returned it.
+    pub raw: Value,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSetSpec {
+    #[serde(default)]
+    pub replicated_jobs: Vec<ReplicatedJob>,
+    #[serde(default)]
+    pub suspend: Option<bool>,
+    #[serde(default)]
+    pub managed_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicatedJob {
+    pub name: String,
+    #[serde(default = "one")]
+    pub replicas: i32,
+    /// The Job template, kept raw (it is what the controller copies into each Job).
+    #[serde(default)]
+    pub template: Value,
+}
+
+fn one() -> i32 {
+    1
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSetStatus {
+    #[serde(default)]
+    pub restarts: i32,
+    #[serde(default)]
+    pub restarts_count_towards_max: i32,
+    #[serde(default)]
+    pub terminal_state: Option<String>,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct JobSetView {
+    #[serde(default)]
+    metadata: ObjectMeta,
+    #[serde(default)]
+    spec: JobSetSpec,
+    #[serde(default)]
+    status: Option<JobSetStatus>,
+}
+
+impl JobSet {
+    /// Reads the typed view out of a raw JobSet object.
+    pub fn from_raw(raw: Value) -> Result<JobSet, serde_json::Error> {
+        let view = JobSetView::deserialize(&raw)?;
+        Ok(JobSet { metadata: view.metadata, spec: view.spec, status: view.status.unwrap_or_default(), raw })
+    }
+
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or_default()
+    }
+
+    pub fn namespace(&self) -> &str {
+        self.metadata.namespace.as_deref().unwrap_or_default()
+    }
+
+    pub fn uid(&self) -> &str {
+        self.metadata.uid.as_deref().unwrap_or_default()
+    }
+
+    /// The current restart attempt (`status.restarts`).
+    pub fn attempt(&self) -> i32 {
+        self.status.restarts
+    }
+
+    pub fn condition_true(&self, type_: &str) -> bool {
+        self.status.conditions.iter().any(|c| c.type_ == type_ && c.status == "True")
+    }
+
+    pub fn is_suspended(&self) -> bool {
+        self.spec.suspend.unwrap_or(false)
+    }
+
+    /// Number of child Jobs the spec asks for.
+    pub fn expected_jobs(&self) -> usize {
+        self.spec.replicated_jobs.iter().map(|r| r.replicas.max(0) as usize).sum()
+    }
+}
+
+/// A child Job, with its spec kept raw for comparison.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ChildJob {
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    #[serde(default)]
+    pub spec: Value,
+    #[serde(default)]
+    pub status: Option<JobStatus>,
+}
+
+/// Where a Job stands, as the JobSet controller sorts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobState {
+    Active,
+    Succeeded,
+    Failed,
+}
+
+impl ChildJob {
+    pub fn name(&self) -> &str {
+        self.metadata.name.as_deref().unwrap_or_default()
+    }
+
+    pub fn label(&self, key: &str) -> Option<&str> {
+        self.metadata.labels.as_ref()?.get(key).map(String::as_str)
+    }
+
+    /// The restart attempt this Job was created for, if its label is a valid integer.
+    pub fn attempt(&self) -> Option<i32> {
+        self.label(labels::RESTART_ATTEMPT)?.parse().ok()
+    }
+
+    /// True when the JobSet with this UID controls the Job (as the controller finds them).
+    pub fn is_owned_by(&self, uid: &str) -> bool {
+        self.metadata
+            .owner_references
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .any(|r| r.uid == uid && r.controller == Some(true))
+    }
+
+    pub fn is_deleting(&self) -> bool {
+        self.metadata.deletion_timestamp.is_some()
+    }
+
+    fn condition_true(&self, type_: &str) -> bool {
+        self.status
+            .as_ref()
+            .and_then(|s| s.conditions.as_ref())
+            .is_some_and(|cs| cs.iter().any(|c| c.type_ == type_ && c.status == "True"))
+    }
+
+    pub fn state(&self) -> JobState {
+        if self.condition_true("Failed") {
+            JobState::Failed
+        } else if self.condition_true("Complete") {
+            JobState::Succeeded
+        } else {
+            JobState::Active
+        }
+    }
+
+    /// Ready as the JobSet controller counts it: enough ready or succeeded pods to
+    /// cover min(parallelism, completions).
+    pub fn is_ready(&self) -> bool {
+        let parallelism = self.spec.get("parallelism").and_then(Value::as_i64).unwrap_or(1);
+        let completions = self.spec.get("completions").and_then(Value::as_i64).unwrap_or(parallelism);
+        let needed = parallelism.min(completions);
+        let status = self.status.clone().unwrap_or_default();
+        let have = i64::from(status.ready.unwrap_or(0)) + i64::from(status.succeeded.unwrap_or(0));
+        needed > 0 && have >= needed
+    }
+}
+
+/// Container images of a pod-bearing Job template (init containers first), in order.
+pub fn template_images(job_template: &Value) -> Vec<String> {
+    let pod_spec = &job_template["spec"]["template"]["spec"];
+    ["initContainers", "containers"]
+        .iter()
+        .filter_map(|key| pod_spec[*key].as_array())
+        .flatten()
+        .filter_map(|c| c["image"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn raw_is_kept_and_view_is_read() {
+        let raw = json!({
+            "apiVersion": API_VERSION, "kind": KIND,
+            "metadata": {"name": "js", "namespace": "ml", "uid": "u1"},
+            "spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {}}}], "futureField": {"x": 1}},
+            "status": {"restarts": 2, "conditions": [{"type": "Completed", "status": "True"}]}
+        });
+        let js = JobSet::from_raw(raw.clone()).unwrap();
+        assert_eq!(js.name(), "js");
+        assert_eq!(js.spec.replicated_jobs[0].replicas, 1, "CRD default");
+        assert_eq!(js.attempt(), 2);
+        assert!(js.condition_true("Completed"));
+        assert_eq!(js.raw["spec"]["futureField"], json!({"x": 1}));
+    }
+
+    #[test]
+    fn images_in_pod_order() {
+        let t = json!({"spec": {"template": {"spec": {
+            "initContainers": [{"name": "i", "image": "busybox"}],
+            "containers": [{"name": "a", "image": "app:v1"}, {"name": "b", "image": "side:v2"}]}}}});
+        assert_eq!(template_images(&t), ["busybox", "app:v1", "side:v2"]);
+    }
+
+    #[test]
+    fn job_readiness_follows_the_controller() {
+        let job = |spec: Value, status: Value| -> ChildJob {
+            serde_json::from_value(json!({"metadata": {"name": "j"}, "spec": spec, "status": status})).unwrap()
+        };
+        assert!(job(json!({"parallelism": 2, "completions": 2}), json!({"ready": 2})).is_ready());
+        assert!(!job(json!({"parallelism": 2, "completions": 2}), json!({"ready": 1})).is_ready());
+        assert!(job(json!({"parallelism": 4, "completions": 1}), json!({"succeeded": 1})).is_ready());
+        assert!(!job(json!({}), json!({})).is_ready());
+    }
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Builds the pinned upstream binaries the e2e control plane runs: kube-apiserver,
+# kube-controller-manager, kubectl, etcd (tests/cluster/k8s/go.mod) and the JobSet
+# controller (tests/cluster/jobset/go.mod), plus the JobSet CRD from the same module.
+#
+# The result goes to a cache directory outside the repository, keyed by everything
+# that affects the bytes (wrapper go.mod/go.sum, Go version, platform, ldflags), so a
+# second run builds nothing. Prints the directory on stdout.
+#
+# JOBSET_E2E_BIN_DIR=/path skips the build and uses prebuilt binaries from there.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+K8S_VERSION=v1.36.3
+JOBSET_VERSION=v0.12.0
+
+log() { printf '%s\n' "$*" >&2; }
+
+if [ -n "${JOBSET_E2E_BIN_DIR:-}" ]; then
+  for b in kube-apiserver kube-controller-manager kubectl etcd jobset jobset.x-k8s.io_jobsets.yaml; do
+    [ -e "$JOBSET_E2E_BIN_DIR/$b" ] || { log "JOBSET_E2E_BIN_DIR=$JOBSET_E2E_BIN_DIR has no $b"; exit 1; }
+  done
+  printf '%s\n' "$JOBSET_E2E_BIN_DIR"
+  exit 0
+fi
+
+command -v go >/dev/null 2>&1 || {
+  log "error: 'go' is not on PATH. The e2e control plane is built from Go modules;"
+  log "install Go >= 1.26, or set JOBSET_E2E_BIN_DIR to a directory of prebuilt binaries."
+  exit 1
+}
+
+export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
+
+minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
+k8s_ldflags="-s -w"
+for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+  k8s_ldflags="$k8s_ldflags -X '$p.gitVersion=$K8S_VERSION' -X '$p.gitMajor=1' -X '$p.gitMinor=$minor'"
+  k8s_ldflags="$k8s_ldflags -X '$p.gitCommit=0000000000000000000000000000000000000000' -X '$p.gitTreeState=clean'"
+  k8s_ldflags="$k8s_ldflags -X '$p.buildDate=2026-01-01T00:00:00Z'"
+done
+jobset_ldflags="-s -w -X sigs.k8s.io/jobset/pkg/version.GitVersion=$JOBSET_VERSION"
+
+key=$({
+  cat "$here/k8s/go.mod" "$here/k8s/go.sum" "$here/jobset/go.mod" "$here/jobset/go.sum"
+  go env GOVERSION GOOS GOARCH
+  printf '%s\n%s\n' "$k8s_ldflags" "$jobset_ldflags"
+} | sha256sum | cut -c1-16)
+cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-jobset/k8s-bins
+out=$cache_root/$key
+
+if [ -f "$out/.complete" ]; then
+  printf '%s\n' "$out"
+  exit 0
+fi
+
+mkdir -p "$cache_root"
+tmp=$out.tmp-$$
+rm -rf "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
+start=$(date +%s)
+log "building Kubernetes $K8S_VERSION, etcd and JobSet $JOBSET_VERSION into $out (a cold build takes a while)"
+
+(cd "$here/k8s" && go build -ldflags "$k8s_ldflags" -o "$tmp/" \
+  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kubectl)
+(cd "$here/k8s" && go build -ldflags "-s -w" -o "$tmp/etcd" go.etcd.io/etcd/server/v3)
+(cd "$here/jobset" && go build -ldflags "$jobset_ldflags" -o "$tmp/jobset" sigs.k8s.io/jobset)
+
+jobset_dir=$(cd "$here/jobset" && go list -m -f '{{.Dir}}' sigs.k8s.io/jobset)
+cp "$jobset_dir/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml" "$tmp/"
+chmod u+w "$tmp/jobset.x-k8s.io_jobsets.yaml"
+etcd_version=$(cd "$here/k8s" && go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
+printf 'kubernetes %s\netcd %s\njobset %s\ngo %s\n' "$K8S_VERSION" "$etcd_version" "$JOBSET_VERSION" "$(go env GOVERSION)" > "$tmp/VERSIONS"
+sync "$tmp"/* 2>/dev/null || true
+touch "$tmp/.complete"
+# Another build may have finished first; its result is as good as ours.
+mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+trap - EXIT
+log "built in $(( $(date +%s) - start ))s"
+printf '%s\n' "$out"
