@@ -27,9 +27,10 @@ test: lint
 	$(CLUSTER) build >/dev/null
 	cargo build --locked --all-targets
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) up >/dev/null
-	status=0; \
-	KJS_STATE_DIR=$(TEST_STATE) cargo test --locked -- --include-ignored || status=$$?; \
+	set -o pipefail; status=0; \
+	KJS_STATE_DIR=$(TEST_STATE) cargo test --locked -- --include-ignored 2>&1 | tee target/test.log || status=$$?; \
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) down; \
+	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "make test: %d passed, %d failed\n", p, f }' target/test.log; \
 	exit $$status
 
 cluster-build:

@@ -251,8 +251,9 @@ mod tests {
 
     #[test]
     fn list_selection_and_output() {
-        let cli = Cli::try_parse_from(["kubectl-jobset", "list", "-l", "team=ml", "-o", "wide", "--no-headers"])
-            .unwrap();
+        let cli =
+            Cli::try_parse_from(["kubectl-jobset", "list", "-l", "team=ml", "-o", "wide", "--no-headers"])
+                .unwrap();
         let Command::List(list) = cli.command else { panic!("expected list") };
         assert_eq!(list.select.selector.as_deref(), Some("team=ml"));
         assert_eq!(list.output, OutputFormat::Wide);

@@ -112,8 +112,10 @@ pub enum Error {
     Tls { server: String, reason: String },
 
     /// A single request took longer than --request-timeout (or the default).
-    #[error("{op}: the request timed out{after}; the API server at {server} is slow or unreachable (raise --request-timeout)")]
-    Timeout { op: Op, server: String, after: TimeoutText },
+    #[error(
+        "{op}: the request timed out{after}; the API server at {server} is slow or unreachable (raise --request-timeout)"
+    )]
+    Timeout { op: Box<Op>, server: String, after: TimeoutText },
 
     /// 401: the credentials were rejected.
     #[error(
@@ -130,16 +132,18 @@ pub enum Error {
     Forbidden { who: String, verb: &'static str, resource: String, scope: String, detail: String },
 
     /// 409: someone else changed the object first.
-    #[error("{op}: conflict, the object was changed by someone else since it was read: {message}; re-run the command to act on the new state")]
-    Conflict { op: Op, message: String },
+    #[error(
+        "{op}: conflict, the object was changed by someone else since it was read: {message}; re-run the command to act on the new state"
+    )]
+    Conflict { op: Box<Op>, message: String },
 
     /// Any other API status.
     #[error("{op}: {message} ({code} {reason})")]
-    Api { op: Op, code: u16, reason: String, message: String },
+    Api { op: Box<Op>, code: u16, reason: String, message: String },
 
     /// Any other transport failure.
     #[error("{op}: {reason}")]
-    Transport { op: Op, reason: String },
+    Transport { op: Box<Op>, reason: String },
 
     /// Output could not be written or encoded.
     #[error("cannot write output: {0}")]
@@ -219,15 +223,21 @@ impl ErrorContext {
             },
             401 => Error::Unauthorized { server: self.server.clone() },
             403 => Error::Forbidden {
-                who: forbidden_subject(&message).or_else(|| self.identity.clone()).unwrap_or_else(|| "you".into()),
+                who: forbidden_subject(&message)
+                    .or_else(|| self.identity.clone())
+                    .unwrap_or_else(|| "you".into()),
                 verb: op.verb,
                 resource: op.resource_path(),
                 scope: op.scope(),
                 detail: String::new(),
             },
-            409 => Error::Conflict { op, message },
-            504 | 408 => Error::Timeout { op, server: self.server.clone(), after: TimeoutText(self.request_timeout) },
-            _ => Error::Api { op, code, reason: status.reason.clone(), message },
+            409 => Error::Conflict { op: Box::new(op), message },
+            504 | 408 => Error::Timeout {
+                op: Box::new(op),
+                server: self.server.clone(),
+                after: TimeoutText(self.request_timeout),
+            },
+            _ => Error::Api { op: Box::new(op), code, reason: status.reason.clone(), message },
         }
     }
 
@@ -235,30 +245,38 @@ impl ErrorContext {
         let chain = error_chain(err);
         let lower = chain.to_lowercase();
         let io_kind = find_io_kind(err);
-        if matches!(io_kind, Some(std::io::ErrorKind::TimedOut)) || lower.contains("timed out") || lower.contains("deadline") {
-            return Error::Timeout { op, server: self.server.clone(), after: TimeoutText(self.request_timeout) };
+        if matches!(io_kind, Some(std::io::ErrorKind::TimedOut))
+            || lower.contains("timed out")
+            || lower.contains("deadline")
+        {
+            return Error::Timeout {
+                op: Box::new(op),
+                server: self.server.clone(),
+                after: TimeoutText(self.request_timeout),
+            };
         }
         if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
             return Error::Tls { server: self.server.clone(), reason: tls_reason(&chain) };
         }
         match io_kind {
-            Some(kind @ (std::io::ErrorKind::ConnectionRefused
-            | std::io::ErrorKind::ConnectionReset
-            | std::io::ErrorKind::ConnectionAborted
-            | std::io::ErrorKind::NotConnected
-            | std::io::ErrorKind::AddrNotAvailable
-            | std::io::ErrorKind::HostUnreachable
-            | std::io::ErrorKind::NetworkUnreachable
-            | std::io::ErrorKind::UnexpectedEof)) => {
-                Error::Unreachable { server: self.server.clone(), reason: io_kind_text(kind) }
-            }
-            _ if lower.contains("dns error") || lower.contains("failed to lookup") => {
-                Error::Unreachable { server: self.server.clone(), reason: "the host name does not resolve".into() }
-            }
+            Some(
+                kind @ (std::io::ErrorKind::ConnectionRefused
+                | std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::ConnectionAborted
+                | std::io::ErrorKind::NotConnected
+                | std::io::ErrorKind::AddrNotAvailable
+                | std::io::ErrorKind::HostUnreachable
+                | std::io::ErrorKind::NetworkUnreachable
+                | std::io::ErrorKind::UnexpectedEof),
+            ) => Error::Unreachable { server: self.server.clone(), reason: io_kind_text(kind) },
+            _ if lower.contains("dns error") || lower.contains("failed to lookup") => Error::Unreachable {
+                server: self.server.clone(),
+                reason: "the host name does not resolve".into(),
+            },
             _ if lower.contains("connection refused") || lower.contains("connect error") => {
                 Error::Unreachable { server: self.server.clone(), reason: "connection refused".into() }
             }
-            _ => Error::Transport { op, reason: chain },
+            _ => Error::Transport { op: Box::new(op), reason: chain },
         }
     }
 }
@@ -346,7 +364,10 @@ mod tests {
     #[test]
     fn a_404_without_a_name_means_the_api_is_missing() {
         let list = Op::new("list", JOBSET_RESOURCE, None);
-        let err = ctx().classify(list, status(404, "NotFound", "the server could not find the requested resource", None));
+        let err = ctx().classify(
+            list,
+            status(404, "NotFound", "the server could not find the requested resource", None),
+        );
         assert!(matches!(err, Error::JobSetApiMissing { .. }), "{err}");
         assert!(err.to_string().contains("jobset.x-k8s.io/v1alpha2"));
     }
@@ -356,12 +377,16 @@ mod tests {
         let op = Op::new("patch", JOBSET_RESOURCE, Some("ml")).named("train").subresource("status");
         let msg = r#"jobsets.jobset.x-k8s.io "train" is forbidden: User "alice" cannot patch resource "jobsets/status" in API group "jobset.x-k8s.io" in the namespace "ml""#;
         let text = ctx().classify(op, status(403, "Forbidden", msg, Some("train"))).to_string();
-        assert!(text.contains("user \"alice\" cannot patch jobsets.jobset.x-k8s.io/status in namespace \"ml\""), "{text}");
+        assert!(
+            text.contains("user \"alice\" cannot patch jobsets.jobset.x-k8s.io/status in namespace \"ml\""),
+            "{text}"
+        );
     }
 
     #[test]
     fn unauthorized_says_what_to_do_without_credentials() {
-        let text = ctx().classify(get_jobset(), status(401, "Unauthorized", "Unauthorized", None)).to_string();
+        let text =
+            ctx().classify(get_jobset(), status(401, "Unauthorized", "Unauthorized", None)).to_string();
         assert!(text.contains("401 Unauthorized"), "{text}");
         assert!(text.contains("log in again"), "{text}");
     }

@@ -25,7 +25,12 @@ use render::Format;
 use select::Selection;
 
 /// Runs a parsed command line. `log` receives the `-v` request log.
-pub async fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write, log: Arc<RequestLog>) -> Result<ExitStatus> {
+pub async fn run(
+    cli: Cli,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    log: Arc<RequestLog>,
+) -> Result<ExitStatus> {
     let connect = connect_options(&cli.global);
     match cli.command {
         Command::List(args) => {

@@ -13,10 +13,16 @@ pub struct Selection {
 }
 
 /// Prefixes kubectl users type before a JobSet name.
-const NAME_PREFIXES: &[&str] = &["jobset/", "jobsets/", "jobset.jobset.x-k8s.io/", "jobsets.jobset.x-k8s.io/"];
+const NAME_PREFIXES: &[&str] =
+    &["jobset/", "jobsets/", "jobset.jobset.x-k8s.io/", "jobsets.jobset.x-k8s.io/"];
 
 impl Selection {
-    pub fn new(names: &[String], all_namespaces: bool, selector: Option<&str>, namespace: &str) -> Result<Self> {
+    pub fn new(
+        names: &[String],
+        all_namespaces: bool,
+        selector: Option<&str>,
+        namespace: &str,
+    ) -> Result<Self> {
         let mut parsed: Vec<String> = Vec::new();
         for raw in names {
             let name = parse_name(raw)?;
@@ -30,14 +36,19 @@ impl Selection {
             ));
         }
         if selector.is_some() && !parsed.is_empty() {
-            return Err(Error::Usage("names cannot be combined with -l/--selector: pass one or the other".into()));
+            return Err(Error::Usage(
+                "names cannot be combined with -l/--selector: pass one or the other".into(),
+            ));
         }
         let label_selector = match selector.map(str::trim) {
-            Some("") => return Err(Error::Usage("-l/--selector needs a label selector, e.g. -l team=ml".into())),
+            Some("") => {
+                return Err(Error::Usage("-l/--selector needs a label selector, e.g. -l team=ml".into()));
+            }
             other => other.map(str::to_owned),
         };
         if !all_namespaces {
-            validate_dns_label(namespace).map_err(|why| Error::Usage(format!("invalid namespace {namespace:?}: {why}")))?;
+            validate_dns_label(namespace)
+                .map_err(|why| Error::Usage(format!("invalid namespace {namespace:?}: {why}")))?;
         }
         Ok(Selection {
             namespace: (!all_namespaces).then(|| namespace.to_owned()),
@@ -59,7 +70,8 @@ pub fn parse_name(raw: &str) -> Result<String> {
             "{raw:?} is not a JobSet: pass NAME or jobset/NAME (other resource types are not handled here)"
         )));
     }
-    validate_dns_subdomain(name).map_err(|why| Error::Usage(format!("invalid JobSet name {raw:?}: {why}")))?;
+    validate_dns_subdomain(name)
+        .map_err(|why| Error::Usage(format!("invalid JobSet name {raw:?}: {why}")))?;
     Ok(name.to_owned())
 }
 
@@ -88,12 +100,10 @@ fn validate_dns_label(name: &str) -> std::result::Result<(), String> {
 fn validate_label_chars(part: &str) -> std::result::Result<(), String> {
     let ok_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
     let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
-    if part.is_empty()
-        || !part.chars().all(ok_char)
-        || !part.starts_with(alnum)
-        || !part.ends_with(alnum)
-    {
-        return Err("use lowercase letters, digits and '-', starting and ending with a letter or digit".into());
+    if part.is_empty() || !part.chars().all(ok_char) || !part.starts_with(alnum) || !part.ends_with(alnum) {
+        return Err(
+            "use lowercase letters, digits and '-', starting and ending with a letter or digit".into()
+        );
     }
     Ok(())
 }
@@ -108,7 +118,8 @@ mod tests {
 
     #[test]
     fn names_with_prefixes_are_deduplicated() {
-        let s = Selection::new(&names(&["a", "jobset/a", "jobsets.jobset.x-k8s.io/b"]), false, None, "ml").unwrap();
+        let s = Selection::new(&names(&["a", "jobset/a", "jobsets.jobset.x-k8s.io/b"]), false, None, "ml")
+            .unwrap();
         assert_eq!(s.names, ["a", "b"]);
         assert_eq!(s.namespace.as_deref(), Some("ml"));
     }

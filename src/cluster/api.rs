@@ -4,8 +4,8 @@
 //! we read is exactly the server's (no partial typed round trip) and the request log
 //! shows the real conversation.
 
-use kube::core::{ObjectList, Request};
 use kube::api::ListParams;
+use kube::core::{ObjectList, Request};
 use serde::de::DeserializeOwned;
 
 use super::Cluster;
@@ -22,7 +22,8 @@ pub struct Kind {
     pub resource: &'static str,
 }
 
-pub const JOBSETS: Kind = Kind { group: "jobset.x-k8s.io", version: "v1alpha2", plural: "jobsets", resource: JOBSET_RESOURCE };
+pub const JOBSETS: Kind =
+    Kind { group: "jobset.x-k8s.io", version: "v1alpha2", plural: "jobsets", resource: JOBSET_RESOURCE };
 pub const JOBS: Kind = Kind { group: "batch", version: "v1", plural: "jobs", resource: "jobs.batch" };
 
 /// Items per page for list requests (kubectl's default --chunk-size).
@@ -45,14 +46,20 @@ impl Kind {
 
 impl Cluster {
     /// Lists every object of a kind, following `continue` tokens page by page.
-    pub async fn list<T>(&self, kind: Kind, namespace: Option<&str>, label_selector: Option<&str>) -> Result<Vec<T>>
+    pub async fn list<T>(
+        &self,
+        kind: Kind,
+        namespace: Option<&str>,
+        label_selector: Option<&str>,
+    ) -> Result<Vec<T>>
     where
         T: DeserializeOwned + Clone,
     {
         let op = Op::new("list", kind.resource, namespace);
         let request = Request::new(kind.url(namespace));
-        let mut params = ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
-            .limit(PAGE_SIZE);
+        let mut params =
+            ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
+                .limit(PAGE_SIZE);
         let mut items = Vec::new();
         loop {
             let http_request = request.list(&params).map_err(|e| build_error(&op, e))?;
@@ -69,14 +76,15 @@ impl Cluster {
     /// Gets one object by name.
     pub async fn get<T: DeserializeOwned>(&self, kind: Kind, namespace: &str, name: &str) -> Result<T> {
         let op = Op::new("get", kind.resource, Some(namespace)).named(name);
-        let http_request =
-            Request::new(kind.url(Some(namespace))).get(name, &Default::default()).map_err(|e| build_error(&op, e))?;
+        let http_request = Request::new(kind.url(Some(namespace)))
+            .get(name, &Default::default())
+            .map_err(|e| build_error(&op, e))?;
         self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
     }
 }
 
 fn build_error(op: &Op, err: kube::core::request::Error) -> Error {
-    Error::Transport { op: op.clone(), reason: format!("cannot build the request: {err}") }
+    Error::Transport { op: Box::new(op.clone()), reason: format!("cannot build the request: {err}") }
 }
 
 #[cfg(test)]

@@ -74,8 +74,10 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
         identity: opts.as_user.as_ref().map(|u| format!("user {u:?}")),
         request_timeout: opts.request_timeout,
     };
-    let builder = kube::client::ClientBuilder::try_from(config)
-        .map_err(|e| Error::Kubeconfig { source_name: "the kubeconfig".into(), reason: crate::error::error_chain(&e) })?;
+    let builder = kube::client::ClientBuilder::try_from(config).map_err(|e| Error::Kubeconfig {
+        source_name: "the kubeconfig".into(),
+        reason: crate::error::error_chain(&e),
+    })?;
     let client = builder.with_layer(&RequestLogLayer::new(log.clone())).build();
     Ok(Cluster { client, namespace, errors, log })
 }
@@ -90,7 +92,10 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
         Some(path) => {
             let name = path.display().to_string();
             if !path.exists() {
-                return Err(Error::Kubeconfig { source_name: name, reason: "the file does not exist".into() });
+                return Err(Error::Kubeconfig {
+                    source_name: name,
+                    reason: "the file does not exist".into(),
+                });
             }
             (Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&name, e))?, name)
         }
@@ -122,7 +127,9 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
             reason: "no current-context is set; pass --context NAME".into(),
         });
     }
-    Config::from_custom_kubeconfig(kubeconfig, &selection).await.map_err(|e| kubeconfig_error(&source_name, e))
+    Config::from_custom_kubeconfig(kubeconfig, &selection)
+        .await
+        .map_err(|e| kubeconfig_error(&source_name, e))
 }
 
 fn list_or_none(items: &[&str]) -> String {
@@ -143,7 +150,9 @@ fn kubeconfig_error(source_name: &str, err: KubeconfigError) -> Error {
         KubeconfigError::LoadClusterOfContext(name) => format!("cluster {name:?} of the context not found"),
         KubeconfigError::CurrentContextNotSet => "no current-context is set; pass --context NAME".to_owned(),
         KubeconfigError::MissingClusterUrl => "the selected cluster has no server URL".to_owned(),
-        KubeconfigError::LoadCertificateAuthority(_) => "cannot load the cluster's certificate-authority".to_owned(),
+        KubeconfigError::LoadCertificateAuthority(_) => {
+            "cannot load the cluster's certificate-authority".to_owned()
+        }
         KubeconfigError::LoadClientCertificate(_) => "cannot load the user's client-certificate".to_owned(),
         KubeconfigError::LoadClientKey(_) => "cannot load the user's client-key".to_owned(),
         KubeconfigError::ParseCertificates(_) => "a certificate in it is not valid PEM".to_owned(),

@@ -60,16 +60,23 @@ pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
             let (jobset, jobs) = tokio::try_join!(cluster.get::<Value>(JOBSETS, ns, name), jobs_request)?;
             (vec![jobset], jobs)
         }
-        _ => tokio::try_join!(cluster.list::<Value>(JOBSETS, ns, selection.label_selector.as_deref()), jobs_request)?,
+        _ => tokio::try_join!(
+            cluster.list::<Value>(JOBSETS, ns, selection.label_selector.as_deref()),
+            jobs_request
+        )?,
     };
     let mut jobsets = raw_jobsets
         .into_iter()
-        .map(|raw| JobSet::from_raw(raw).map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}"))))
+        .map(|raw| {
+            JobSet::from_raw(raw)
+                .map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}")))
+        })
         .collect::<Result<Vec<_>>>()?;
     let mut missing = Vec::new();
     if !selection.names.is_empty() {
         jobsets.retain(|js| selection.names.iter().any(|n| n == js.name()));
-        missing = selection.names.iter().filter(|n| !jobsets.iter().any(|js| js.name() == *n)).cloned().collect();
+        missing =
+            selection.names.iter().filter(|n| !jobsets.iter().any(|js| js.name() == *n)).cloned().collect();
         // Keep the order the user typed.
         jobsets.sort_by_key(|js| selection.names.iter().position(|n| n == js.name()));
     } else {
@@ -93,7 +100,8 @@ pub fn not_found(names: &[String], namespace: &str) -> Error {
         resource: JOBSET_RESOURCE,
         name: names.join("\", \""),
         namespace: namespace.to_owned(),
-        hint: "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets".into(),
+        hint: "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets"
+            .into(),
     }
 }
 
@@ -104,9 +112,6 @@ mod tests {
     #[test]
     fn job_selector() {
         assert_eq!(jobs_label_selector(&[]), "jobset.sigs.k8s.io/jobset-name");
-        assert_eq!(
-            jobs_label_selector(&["a".into(), "b".into()]),
-            "jobset.sigs.k8s.io/jobset-name in (a,b)"
-        );
+        assert_eq!(jobs_label_selector(&["a".into(), "b".into()]), "jobset.sigs.k8s.io/jobset-name in (a,b)");
     }
 }

@@ -26,7 +26,12 @@ pub struct RequestLog {
 
 impl RequestLog {
     pub fn new(verbosity: u8, sink: Box<dyn Write + Send>) -> Self {
-        RequestLog { verbosity, server: Mutex::new(String::new()), count: AtomicUsize::new(0), sink: Mutex::new(sink) }
+        RequestLog {
+            verbosity,
+            server: Mutex::new(String::new()),
+            count: AtomicUsize::new(0),
+            sink: Mutex::new(sink),
+        }
     }
 
     /// A log that writes nothing (still counts).
@@ -113,7 +118,11 @@ where
         if log.verbosity >= 8 {
             let mut lines = format!("Request: {method} {url}\nRequest Headers:");
             for (name, value) in req.headers() {
-                let shown = if is_redacted(name.as_str()) { "<masked>" } else { value.to_str().unwrap_or("<binary>") };
+                let shown = if is_redacted(name.as_str()) {
+                    "<masked>"
+                } else {
+                    value.to_str().unwrap_or("<binary>")
+                };
                 lines.push_str(&format!("\n    {name}: {shown}"));
             }
             log.note(8, &lines);
@@ -124,7 +133,9 @@ where
             let result = fut.await;
             let millis = started.elapsed().as_millis();
             match &result {
-                Ok(resp) => log.note(6, &format!("{method} {url} {} in {millis} milliseconds", resp.status())),
+                Ok(resp) => {
+                    log.note(6, &format!("{method} {url} {} in {millis} milliseconds", resp.status()))
+                }
                 Err(err) => log.note(6, &format!("{method} {url} failed in {millis} milliseconds: {err}")),
             }
             result

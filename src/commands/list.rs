@@ -20,7 +20,12 @@ pub struct ListPlan {
     pub no_headers: bool,
 }
 
-pub async fn run(cluster: &Cluster, plan: &ListPlan, out: &mut dyn Write, err: &mut dyn Write) -> Result<ExitStatus> {
+pub async fn run(
+    cluster: &Cluster,
+    plan: &ListPlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
     let fleet = fleet::load(cluster, &plan.selection).await?;
     let summaries: Vec<Summary> = fleet.jobsets.iter().map(|js| summarize(js, fleet.jobs_of(js))).collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
@@ -32,7 +37,8 @@ pub async fn run(cluster: &Cluster, plan: &ListPlan, out: &mut dyn Write, err: &
         match plan.format {
             Format::Table | Format::Wide => {
                 let all_namespaces = plan.selection.namespace.is_none();
-                let (headers, rows) = table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
+                let (headers, rows) =
+                    table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
                 write_table(out, &headers, &rows, plan.no_headers)?;
             }
             Format::Name => {
@@ -44,18 +50,30 @@ pub async fn run(cluster: &Cluster, plan: &ListPlan, out: &mut dyn Write, err: &
                 let items: Vec<Value> =
                     fleet.jobsets.iter().map(|js| render::without_managed_fields(js.raw.clone())).collect();
                 let list = render::as_list(items);
-                if plan.format == Format::Json { render::write_json(out, &list)? } else { render::write_yaml(out, &list)? }
+                if plan.format == Format::Json {
+                    render::write_json(out, &list)?
+                } else {
+                    render::write_yaml(out, &list)?
+                }
             }
         }
     }
     if !fleet.missing.is_empty() {
-        return Err(fleet::not_found(&fleet.missing, plan.selection.namespace.as_deref().unwrap_or_default()));
+        return Err(fleet::not_found(
+            &fleet.missing,
+            plan.selection.namespace.as_deref().unwrap_or_default(),
+        ));
     }
     Ok(ExitStatus::Success)
 }
 
 /// Headers and cells of the list table; pure, with the clock passed in.
-pub fn table(summaries: &[Summary], all_namespaces: bool, wide: bool, now: Timestamp) -> (Vec<&'static str>, Vec<Vec<String>>) {
+pub fn table(
+    summaries: &[Summary],
+    all_namespaces: bool,
+    wide: bool,
+    now: Timestamp,
+) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let mut headers = vec![];
     if all_namespaces {
         headers.push("NAMESPACE");
@@ -113,7 +131,10 @@ mod tests {
             previous: 0,
             phase: Phase::Running,
             created: Some("2026-11-30T10:00:00Z".parse().unwrap()),
-            images: vec![("workers".into(), vec!["app:v1".into(), "side:v1".into()]), ("driver".into(), vec!["drv:v1".into()])],
+            images: vec![
+                ("workers".into(), vec!["app:v1".into(), "side:v1".into()]),
+                ("driver".into(), vec!["drv:v1".into()]),
+            ],
         }
     }
 

@@ -251,7 +251,8 @@ mod tests {
     #[test]
     fn job_readiness_follows_the_controller() {
         let job = |spec: Value, status: Value| -> ChildJob {
-            serde_json::from_value(json!({"metadata": {"name": "j"}, "spec": spec, "status": status})).unwrap()
+            serde_json::from_value(json!({"metadata": {"name": "j"}, "spec": spec, "status": status}))
+                .unwrap()
         };
         assert!(job(json!({"parallelism": 2, "completions": 2}), json!({"ready": 2})).is_ready());
         assert!(!job(json!({"parallelism": 2, "completions": 2}), json!({"ready": 1})).is_ready());

@@ -64,13 +64,18 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         }
     }
     let expected = jobset.expected_jobs();
-    let phase = if jobset.condition_true("Failed") || jobset.status.terminal_state.as_deref() == Some("Failed") {
+    let phase = if jobset.condition_true("Failed")
+        || jobset.status.terminal_state.as_deref() == Some("Failed")
+    {
         Phase::Failed
-    } else if jobset.condition_true("Completed") || jobset.status.terminal_state.as_deref() == Some("Completed") {
+    } else if jobset.condition_true("Completed")
+        || jobset.status.terminal_state.as_deref() == Some("Completed")
+    {
         Phase::Completed
     } else if jobset.is_suspended() {
         Phase::Suspended
-    } else if jobset.condition_true("RestartingJobSet") || previous > 0 || (attempt > 0 && current < expected) {
+    } else if jobset.condition_true("RestartingJobSet") || previous > 0 || (attempt > 0 && current < expected)
+    {
         Phase::Restarting
     } else {
         Phase::Running
@@ -137,7 +142,10 @@ mod tests {
         let s = summarize(&js, &jobs);
         assert_eq!((s.expected, s.ready, s.active, s.succeeded, s.failed, s.previous), (3, 1, 2, 0, 1, 0));
         assert_eq!(s.phase, Phase::Running);
-        assert_eq!(s.images, [("workers".into(), vec!["app:v1".into()]), ("driver".into(), vec!["drv:v1".into()])]);
+        assert_eq!(
+            s.images,
+            [("workers".into(), vec!["app:v1".into()]), ("driver".into(), vec!["drv:v1".into()])]
+        );
     }
 
     #[test]
@@ -151,11 +159,13 @@ mod tests {
 
     #[test]
     fn terminal_and_suspended_states() {
-        let completed = json!({"terminalState": "Completed", "conditions": [{"type": "Completed", "status": "True"}]});
+        let completed =
+            json!({"terminalState": "Completed", "conditions": [{"type": "Completed", "status": "True"}]});
         assert_eq!(summarize(&jobset(completed, false), &[]).phase, Phase::Completed);
         assert_eq!(summarize(&jobset(json!({"terminalState": "Failed"}), false), &[]).phase, Phase::Failed);
         assert_eq!(summarize(&jobset(json!({}), true), &[]).phase, Phase::Suspended);
-        let restarting = json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True"}]});
+        let restarting =
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True"}]});
         assert_eq!(summarize(&jobset(restarting, false), &[]).phase, Phase::Restarting);
     }
 }

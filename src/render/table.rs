@@ -7,7 +7,12 @@ use comfy_table::{ContentArrangement, Table, presets};
 use crate::error::Result;
 
 /// Writes rows under `headers`; `--no-headers` drops the header line.
-pub fn write_table(out: &mut dyn Write, headers: &[&str], rows: &[Vec<String>], no_headers: bool) -> Result<()> {
+pub fn write_table(
+    out: &mut dyn Write,
+    headers: &[&str],
+    rows: &[Vec<String>],
+    no_headers: bool,
+) -> Result<()> {
     let mut table = Table::new();
     table.load_style(presets::NOTHING).set_content_arrangement(ContentArrangement::Disabled).force_no_tty();
     if !no_headers {

@@ -1,0 +1,138 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kubectl_jobset_global_optspecs
+    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= request-timeout= insecure-skip-tls-verify no-color v/v= h/help V/version
+end
+
+function __fish_kubectl_jobset_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kubectl_jobset_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kubectl_jobset_using_subcommand
+    set -l cmd (__fish_kubectl_jobset_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "ls" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "get" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s o -l output -d 'Output format' -r -f -a "table\t''
+wide\t''
+json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s o -l output -d 'Output format' -r -f -a "table\t''
+wide\t''
+json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s o -l output -d 'Output format' -r -f -a "table\t''
+wide\t''
+json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,278 @@
+#compdef kubectl-jobset
+
+autoload -U is-at-least
+
+_kubectl-jobset() {
+    typeset -A opt_args
+    typeset -a _arguments_options
+    local ret=1
+
+    if is-at-least 5.2; then
+        _arguments_options=(-s -S -C)
+    else
+        _arguments_options=(-s -C)
+    fi
+
+    local context curcontext="$curcontext" state line
+    _arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_kubectl-jobset_commands" \
+"*::: :->kubectl-jobset" \
+&& ret=0
+    case $state in
+    (kubectl-jobset)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
+'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'--no-headers[Omit the table header]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
+(ls)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
+'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'--no-headers[Omit the table header]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
+(get)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
+'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'--no-headers[Omit the table header]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
+(completion)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':shell:((bash\:""
+zsh\:""
+fish\:""
+powershell\:""
+kubectl\:"The \`kubectl_complete-jobset\` shim that kubectl runs to complete plugin arguments"))' \
+&& ret=0
+;;
+(__complete)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::words -- The words typed after `kubectl jobset`; the last one is being completed:_default' \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+":: :_kubectl-jobset__subcmd__help_commands" \
+"*::: :->help" \
+&& ret=0
+
+    case $state in
+    (help)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-help-command-$line[1]:"
+        case $line[1] in
+            (list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(completion)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(__complete)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(help)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+        esac
+    ;;
+esac
+}
+
+(( $+functions[_kubectl-jobset_commands] )) ||
+_kubectl-jobset_commands() {
+    local commands; commands=(
+'list:List JobSets with their restart attempt, Job counts and status' \
+'ls:List JobSets with their restart attempt, Job counts and status' \
+'get:List JobSets with their restart attempt, Job counts and status' \
+'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
+'__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'kubectl-jobset commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd____complete_commands] )) ||
+_kubectl-jobset__subcmd____complete_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__completion_commands] )) ||
+_kubectl-jobset__subcmd__completion_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset completion commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help_commands] )) ||
+_kubectl-jobset__subcmd__help_commands() {
+    local commands; commands=(
+'list:List JobSets with their restart attempt, Job counts and status' \
+'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
+'__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
+'help:Print this message or the help of the given subcommand(s)' \
+    )
+    _describe -t commands 'kubectl-jobset help commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd____complete_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd____complete_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__completion_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__completion_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help completion commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__help_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__help_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help help commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__list_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help list commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__list_commands] )) ||
+_kubectl-jobset__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset list commands' commands "$@"
+}
+
+if [ "$funcstack[1]" = "_kubectl-jobset" ]; then
+    _kubectl-jobset "$@"
+else
+    compdef _kubectl-jobset kubectl-jobset
+fi

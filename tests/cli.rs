@@ -1,0 +1,252 @@
+//! CLI tests: help, usage errors, error messages without a cluster, completions in
+//! sync with the clap definition, and the krew manifest.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn plugin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"));
+    cmd.env_remove("KUBECONFIG").env("NO_COLOR", "1").env("HOME", "/nonexistent-home");
+    cmd
+}
+
+fn kubeconfig(dir: &Path, server: &str, token: &str) -> std::path::PathBuf {
+    let path = dir.join("config");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: {server}\n    insecure-skip-tls-verify: true\n\
+             users:\n- name: u\n  user:\n    token: {token}\ncontexts:\n- name: ctx\n  context: {{cluster: c, user: u, namespace: ml}}\ncurrent-context: ctx\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+const TOKEN: &str = "s3cr3t-token-value-that-must-never-be-printed";
+
+#[test]
+fn help_lists_commands_flags_and_exit_codes() {
+    plugin()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("list"))
+        .stdout(predicate::str::contains("--kubeconfig"))
+        .stdout(predicate::str::contains("--request-timeout"))
+        .stdout(predicate::str::contains("Exit codes:"));
+    plugin().args(["list", "--help"]).assert().success().stdout(predicate::str::contains("--all-namespaces"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    plugin().args(["list", "--bogus"]).assert().code(2).stderr(predicate::str::contains("--bogus"));
+    plugin().args(["list", "-o", "xml"]).assert().code(2).stderr(predicate::str::contains("xml"));
+    plugin().arg("frobnicate").assert().code(2);
+    plugin()
+        .args(["list", "--request-timeout", "soon"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid duration"));
+}
+
+#[test]
+fn conflicting_selection_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
+    plugin()
+        .args(["list", "train", "-A", "--kubeconfig"])
+        .arg(&kc)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be named across all namespaces"));
+    plugin()
+        .args(["list", "Not_Valid", "--kubeconfig"])
+        .arg(&kc)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid JobSet name \"Not_Valid\""));
+}
+
+#[test]
+fn unreachable_server_says_so_without_credentials() {
+    // Bind then drop a port, so nothing listens there.
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), &format!("https://127.0.0.1:{port}"), TOKEN);
+    plugin()
+        .args(["list", "-v=9", "--kubeconfig"])
+        .arg(&kc)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "cannot reach the Kubernetes API server at https://127.0.0.1:{port}"
+        )))
+        .stderr(predicate::str::contains("connection refused"))
+        .stderr(predicate::str::contains(TOKEN).not());
+}
+
+#[test]
+fn request_timeout_is_honoured() {
+    // Accepts connections and never answers.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), &format!("https://127.0.0.1:{port}"), TOKEN);
+    let started = Instant::now();
+    plugin()
+        .args(["list", "--request-timeout=1s", "--kubeconfig"])
+        .arg(&kc)
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("timed out"))
+        .stderr(predicate::str::contains("--request-timeout"));
+    assert!(started.elapsed() < Duration::from_secs(10), "took {:?}", started.elapsed());
+}
+
+#[test]
+fn kubeconfig_problems_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    plugin()
+        .args(["list", "--kubeconfig", "/does/not/exist"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("cannot use kubeconfig /does/not/exist: the file does not exist"));
+
+    let garbage = dir.path().join("garbage");
+    std::fs::write(&garbage, format!("token: {TOKEN}\n  - [ this is: not: yaml")).unwrap();
+    plugin()
+        .args(["list", "--kubeconfig"])
+        .arg(&garbage)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("not a valid kubeconfig"))
+        .stderr(predicate::str::contains(TOKEN).not());
+
+    let kc = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
+    plugin()
+        .args(["list", "--context", "prod", "--kubeconfig"])
+        .arg(&kc)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("context \"prod\" not found (known contexts: ctx)"));
+
+    plugin().arg("list").assert().code(1).stderr(predicate::str::contains("no kubeconfig found"));
+}
+
+#[test]
+fn verbose_request_log_redacts_credentials() {
+    // A fake API server that answers every request with 401, recording what it saw.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = stream.read(&mut buf);
+            let body = r#"{"kind":"Status","apiVersion":"v1","status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401}"#;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let kc = kubeconfig(dir.path(), &format!("http://127.0.0.1:{port}"), TOKEN);
+    plugin()
+        .args(["list", "-v=9", "--as", "bob", "--kubeconfig"])
+        .arg(&kc)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("401 Unauthorized"))
+        .stderr(predicate::str::contains(format!("GET http://127.0.0.1:{port}/apis/")))
+        .stderr(predicate::str::contains(TOKEN).not());
+}
+
+#[test]
+fn checked_in_completions_match_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
+    for (shell, file) in [
+        ("bash", "kubectl-jobset.bash"),
+        ("zsh", "kubectl-jobset.zsh"),
+        ("fish", "kubectl-jobset.fish"),
+        ("powershell", "kubectl-jobset.powershell"),
+        ("kubectl", "kubectl_complete-jobset"),
+    ] {
+        let generated = plugin().args(["completion", shell]).output().unwrap();
+        assert!(generated.status.success());
+        let checked_in = std::fs::read(root.join(file)).unwrap();
+        assert!(generated.stdout == checked_in, "completions/{file} is stale: run `make completions`");
+    }
+}
+
+#[test]
+fn kubectl_completion_protocol() {
+    plugin()
+        .args(["__complete", "li"])
+        .assert()
+        .success()
+        .stdout("list\tList JobSets with their restart attempt, Job counts and status\n:4\n");
+    plugin()
+        .args(["__complete", "list", "-o", ""])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("table\nwide\njson\nyaml\nname\n:4"));
+    let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/kubectl_complete-jobset");
+    let mode = std::fs::metadata(&shim).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert!(mode.permissions().mode() & 0o111 != 0, "the shim must be executable");
+    }
+}
+
+#[test]
+fn krew_manifest_is_complete() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("krew-manifest.yaml")).unwrap();
+    let manifest: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+    assert_eq!(manifest["apiVersion"], "krew.googlecontainertools.github.com/v1alpha2");
+    assert_eq!(manifest["kind"], "Plugin");
+    assert_eq!(manifest["metadata"]["name"], "jobset");
+    let spec = &manifest["spec"];
+    let version = spec["version"].as_str().unwrap();
+    assert_eq!(version, format!("v{}", env!("CARGO_PKG_VERSION")));
+    let short = spec["shortDescription"].as_str().unwrap();
+    assert!(!short.is_empty() && short.len() <= 50, "shortDescription must be 1-50 chars: {short:?}");
+    assert!(spec["description"].as_str().unwrap().len() > 50);
+    let caveats = spec["caveats"].as_str().unwrap();
+    assert!(
+        caveats.contains("JobSet controller") && caveats.contains("jobsets/status"),
+        "caveats name the controller and RBAC"
+    );
+    let mut platforms: Vec<(String, String)> = Vec::new();
+    for p in spec["platforms"].as_array().unwrap() {
+        assert_eq!(p["bin"], "kubectl-jobset", "bin must match the binary name");
+        let uri = p["uri"].as_str().unwrap();
+        assert!(uri.starts_with("https://") && uri.ends_with(".tar.gz"), "{uri}");
+        let sha = p["sha256"].as_str().unwrap();
+        assert!(sha.len() == 64 && sha.chars().all(|c| c.is_ascii_hexdigit()), "{sha}");
+        let labels = &p["selector"]["matchLabels"];
+        platforms.push((labels["os"].as_str().unwrap().into(), labels["arch"].as_str().unwrap().into()));
+    }
+    platforms.sort();
+    let want: Vec<(String, String)> =
+        [("darwin", "amd64"), ("darwin", "arm64"), ("linux", "amd64"), ("linux", "arm64")]
+            .iter()
+            .map(|(o, a)| (o.to_string(), a.to_string()))
+            .collect();
+    assert_eq!(platforms, want);
+}

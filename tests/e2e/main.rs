@@ -1,0 +1,9 @@
+//! End-to-end tests on the real control plane (kube-apiserver, kube-controller-manager
+//! and the upstream JobSet controller) that tests/cluster/cluster.sh runs.
+//! `make test` starts it and runs these with `--include-ignored`.
+
+mod support;
+
+mod errors;
+mod list;
+mod smoke;

@@ -1,0 +1,323 @@
+//! e2e support: the harness cluster (tests/cluster/cluster.sh), one fresh namespace per
+//! test, the plugin binary, and helpers that play the kubelet's part.
+//!
+//! Safety: tests only ever use the kubeconfig in the harness's state directory, and
+//! refuse to start unless the cluster behind it carries the marker ConfigMap with the
+//! id that `cluster.sh up` wrote into that same state directory.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::batch::v1::Job;
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{ListParams, Patch, PatchParams};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::{Api, Client, Config};
+use serde_json::{Value, json};
+
+/// Why e2e tests are ignored under a plain `cargo test`.
+pub const IGNORE_REASON: &str = "e2e: needs the test control plane; `make test` starts it and runs these";
+
+pub const IMMUTABLE_LABEL: &str = "kubectl-jobset.test/immutable-templates";
+
+pub struct Harness {
+    pub state: PathBuf,
+    pub kubeconfig: PathBuf,
+    pub kubectl: PathBuf,
+}
+
+/// The harness cluster, checked once per test binary.
+pub fn harness() -> &'static Harness {
+    static HARNESS: OnceLock<Harness> = OnceLock::new();
+    HARNESS.get_or_init(|| {
+        let state = std::env::var_os("KJS_STATE_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".e2e-cluster"));
+        let kubeconfig = state.join("admin.kubeconfig");
+        let kubectl = state.join("bin").join("kubectl");
+        assert!(
+            kubeconfig.exists() && kubectl.exists(),
+            "no test cluster in {}: run `make test`, or `make cluster-up` before `cargo test -- --include-ignored`",
+            state.display()
+        );
+        let expected = std::fs::read_to_string(state.join("cluster-id")).expect("harness cluster-id").trim().to_owned();
+        let out = Command::new(&kubectl)
+            .args(["--kubeconfig"])
+            .arg(&kubeconfig)
+            .args(["get", "configmap", "-n", "kube-system", "kubectl-jobset-e2e", "-o", "jsonpath={.data.cluster-id}"])
+            .output()
+            .expect("run kubectl");
+        let found = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        assert_eq!(
+            found, expected,
+            "refusing to run e2e tests: the cluster behind {} is not the harness cluster",
+            kubeconfig.display()
+        );
+        Harness { state, kubeconfig, kubectl }
+    })
+}
+
+/// A fresh namespace for one test, deleted when dropped.
+pub struct TestNs {
+    pub name: String,
+    pub client: Client,
+}
+
+fn unique(prefix: &str) -> String {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    format!("{prefix}-{:x}{n}", nanos ^ std::process::id())
+}
+
+pub async fn admin_client() -> Client {
+    let h = harness();
+    let kc = Kubeconfig::read_from(&h.kubeconfig).unwrap();
+    let config = Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default()).await.unwrap();
+    Client::try_from(config).unwrap()
+}
+
+impl TestNs {
+    pub async fn new(prefix: &str) -> TestNs {
+        Self::with_labels(prefix, &[]).await
+    }
+
+    /// A namespace where the upstream webhook forbids template updates.
+    pub async fn immutable(prefix: &str) -> TestNs {
+        Self::with_labels(prefix, &[(IMMUTABLE_LABEL, "true")]).await
+    }
+
+    async fn with_labels(prefix: &str, labels: &[(&str, &str)]) -> TestNs {
+        let name = unique(&format!("kjs-{prefix}"));
+        let client = admin_client().await;
+        let labels: serde_json::Map<String, Value> =
+            labels.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+        let ns: k8s_openapi::api::core::v1::Namespace =
+            serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}})).unwrap();
+        Api::all(client.clone()).create(&Default::default(), &ns).await.expect("create namespace");
+        TestNs { name, client }
+    }
+
+    pub fn kubectl(&self, args: &[&str]) -> Output {
+        self.kubectl_stdin(args, None)
+    }
+
+    pub fn kubectl_stdin(&self, args: &[&str], stdin: Option<&str>) -> Output {
+        let h = harness();
+        let mut cmd = Command::new(&h.kubectl);
+        cmd.arg("--kubeconfig").arg(&h.kubeconfig).args(["-n", &self.name]).args(args);
+        cmd.env_remove("KUBECONFIG").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut child = cmd.spawn().expect("run kubectl");
+        if let Some(text) = stdin {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        }
+        drop(child.stdin.take());
+        child.wait_with_output().unwrap()
+    }
+
+    /// `kubectl create -f -`, asserting success.
+    pub fn create(&self, yaml: &str) {
+        let out = self.kubectl_stdin(&["create", "-f", "-"], Some(yaml));
+        assert!(out.status.success(), "kubectl create failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// Runs kubectl-jobset against the harness cluster, in this namespace.
+    pub fn plugin(&self, args: &[&str]) -> PluginOutput {
+        run_plugin(args, Some(&self.name), &[])
+    }
+
+    pub fn jobsets(&self) -> Api<kube::api::DynamicObject> {
+        let ar = kube::discovery::ApiResource {
+            group: "jobset.x-k8s.io".into(),
+            version: "v1alpha2".into(),
+            api_version: "jobset.x-k8s.io/v1alpha2".into(),
+            kind: "JobSet".into(),
+            plural: "jobsets".into(),
+        };
+        Api::namespaced_with(self.client.clone(), &self.name, &ar)
+    }
+
+    pub async fn jobset(&self, name: &str) -> Value {
+        serde_json::to_value(self.jobsets().get(name).await.expect("get jobset")).unwrap()
+    }
+
+    pub fn jobs_api(&self) -> Api<Job> {
+        Api::namespaced(self.client.clone(), &self.name)
+    }
+
+    /// Jobs of a JobSet, sorted by name.
+    pub async fn jobs_of(&self, jobset: &str) -> Vec<Job> {
+        let lp = ListParams::default().labels(&format!("jobset.sigs.k8s.io/jobset-name={jobset}"));
+        let mut jobs = self.jobs_api().list(&lp).await.expect("list jobs").items;
+        jobs.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+        jobs
+    }
+
+    /// Waits until the JobSet has `count` live Jobs labelled with `attempt`.
+    pub async fn wait_for_attempt_jobs(&self, jobset: &str, attempt: i32, count: usize) -> Vec<Job> {
+        wait_for(
+            &format!("{count} jobs of {jobset} at attempt {attempt}"),
+            Duration::from_secs(60),
+            || async {
+                let jobs = self.jobs_of(jobset).await;
+                let live: Vec<Job> =
+                    jobs.into_iter().filter(|j| j.metadata.deletion_timestamp.is_none()).collect();
+                let all_current =
+                    live.len() == count && live.iter().all(|j| attempt_label(j) == Some(attempt));
+                all_current.then_some(live)
+            },
+        )
+        .await
+    }
+
+    /// Adds FailureTarget; the real job controller then fails the Job.
+    pub async fn fail_job(&self, job: &str) {
+        self.add_job_condition(job, "FailureTarget", "BackoffLimitExceeded", "e2e simulated failure").await;
+    }
+
+    /// Adds SuccessCriteriaMet; the real job controller then completes the Job.
+    pub async fn complete_job(&self, job: &str) {
+        self.add_job_condition(job, "SuccessCriteriaMet", "CompletionsReached", "e2e simulated success")
+            .await;
+    }
+
+    async fn add_job_condition(&self, job: &str, type_: &str, reason: &str, message: &str) {
+        let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+        let condition = json!({"type": type_, "status": "True", "reason": reason, "message": message,
+            "lastProbeTime": now, "lastTransitionTime": now});
+        let current = self.jobs_api().get_status(job).await.expect("get job");
+        let has_conditions = current.status.and_then(|s| s.conditions).is_some_and(|c| !c.is_empty());
+        let op = if has_conditions {
+            json!([{"op": "add", "path": "/status/conditions/-", "value": condition}])
+        } else {
+            json!([{"op": "add", "path": "/status/conditions", "value": [condition]}])
+        };
+        let patch: json_patch::Patch = serde_json::from_value(op).unwrap();
+        self.jobs_api()
+            .patch_status(job, &PatchParams::default(), &Patch::Json::<()>(patch))
+            .await
+            .expect("patch job status");
+    }
+
+    /// Marks every pod of the Job Ready, as a kubelet would (once the job controller
+    /// has created them all).
+    pub async fn ready_job(&self, job: &str) {
+        let pods: Api<Pod> = Api::namespaced(self.client.clone(), &self.name);
+        let parallelism =
+            self.jobs_api().get(job).await.expect("get job").spec.and_then(|s| s.parallelism).unwrap_or(1);
+        let lp = ListParams::default().labels(&format!("batch.kubernetes.io/job-name={job}"));
+        let found =
+            wait_for(&format!("{parallelism} pods of job {job}"), Duration::from_secs(30), || async {
+                let items = pods.list(&lp).await.expect("list pods").items;
+                (items.len() >= parallelism as usize).then_some(items)
+            })
+            .await;
+        let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+        for pod in found {
+            let patch = json!({"status": {"phase": "Running",
+                "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}]}});
+            pods.patch_status(
+                pod.metadata.name.as_deref().unwrap(),
+                &PatchParams::default(),
+                &Patch::Strategic(patch),
+            )
+            .await
+            .expect("patch pod status");
+        }
+    }
+}
+
+impl Drop for TestNs {
+    fn drop(&mut self) {
+        // Synchronous, so it works whichever runtime the test used (or after a panic).
+        let h = harness();
+        let _ = Command::new(&h.kubectl)
+            .arg("--kubeconfig")
+            .arg(&h.kubeconfig)
+            .args(["delete", "namespace", &self.name, "--wait=false"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+pub fn attempt_label(job: &Job) -> Option<i32> {
+    job.metadata.labels.as_ref()?.get("jobset.sigs.k8s.io/restart-attempt")?.parse().ok()
+}
+
+pub fn image_of(job: &Job, container: usize) -> String {
+    job.spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[container]
+        .image
+        .clone()
+        .unwrap_or_default()
+}
+
+pub struct PluginOutput {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl std::fmt::Debug for PluginOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "exit {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+/// Runs the plugin with the harness kubeconfig (unless `args` names one), and `-n` when given.
+pub fn run_plugin(args: &[&str], namespace: Option<&str>, env: &[(&str, &str)]) -> PluginOutput {
+    let h = harness();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"));
+    cmd.args(args);
+    if !args.contains(&"--kubeconfig") {
+        cmd.arg("--kubeconfig").arg(&h.kubeconfig);
+    }
+    if let Some(ns) = namespace {
+        cmd.args(["-n", ns]);
+    }
+    cmd.env_remove("KUBECONFIG").env("NO_COLOR", "1");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run kubectl-jobset");
+    PluginOutput {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Polls `check` until it returns Some, or panics after `timeout`.
+pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A JobSet manifest with the given replicatedJobs (`name`, replicas, image).
+pub fn jobset_yaml(name: &str, jobs: &[(&str, i32, &str)], extra_spec: &str) -> String {
+    let mut yaml = format!(
+        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: {name}\nspec:\n{extra_spec}  replicatedJobs:\n"
+    );
+    for (rj, replicas, image) in jobs {
+        yaml.push_str(&format!(
+            "  - name: {rj}\n    replicas: {replicas}\n    template:\n      spec:\n        template:\n          spec:\n            containers:\n            - name: main\n              image: {image}\n"
+        ));
+    }
+    yaml
+}

@@ -1,0 +1,152 @@
+//! HTTP-level tests: the exact requests commands send, against a scripted API server
+//! (tower-test). They pin request shapes; the e2e suite proves behaviour.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::{Request, Response, StatusCode};
+use kube::Client;
+use kube::client::Body;
+use kubectl_jobset::cluster::Cluster;
+use kubectl_jobset::cluster::request_log::RequestLog;
+use kubectl_jobset::commands::list::{ListPlan, run};
+use kubectl_jobset::error::Error;
+use kubectl_jobset::render::Format;
+use kubectl_jobset::select::Selection;
+use serde_json::{Value, json};
+
+type Handle = tower_test::mock::Handle<Request<Body>, Response<Body>>;
+
+fn mock_cluster(namespace: &str) -> (Cluster, Handle, Arc<RequestLog>) {
+    let (service, handle) = tower_test::mock::pair::<Request<Body>, Response<Body>>();
+    let log = Arc::new(RequestLog::quiet());
+    let cluster = Cluster::from_client(Client::new(service, namespace), namespace, log.clone());
+    (cluster, handle, log)
+}
+
+fn respond(send: tower_test::mock::SendResponse<Response<Body>>, status: StatusCode, body: Value) {
+    let response =
+        Response::builder().status(status).body(Body::from(serde_json::to_vec(&body).unwrap())).unwrap();
+    send.send_response(response);
+}
+
+fn jobset(name: &str, ns: &str) -> Value {
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": name, "namespace": ns, "uid": format!("uid-{name}"), "creationTimestamp": "2026-11-30T10:00:00Z"},
+        "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "app:v1"}]}}}}}]},
+        "status": {"restarts": 0}})
+}
+
+fn list(items: Vec<Value>, continue_token: Option<&str>) -> Value {
+    json!({"apiVersion": "v1", "kind": "List", "metadata": {"continue": continue_token.unwrap_or("")}, "items": items})
+}
+
+fn plan(names: &[&str], all: bool, ns: &str) -> ListPlan {
+    let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    ListPlan {
+        selection: Selection::new(&names, all, None, ns).unwrap(),
+        format: Format::Name,
+        no_headers: false,
+    }
+}
+
+/// Serves requests by path; the list of (method, path-and-query) seen is returned.
+async fn serve(mut handle: Handle, mut answer: impl FnMut(&str) -> (StatusCode, Value)) -> Vec<String> {
+    let mut seen = Vec::new();
+    while let Ok(Some((request, send))) =
+        tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+    {
+        let uri = request.uri().to_string();
+        seen.push(format!("{} {uri}", request.method()));
+        let (status, body) = answer(&uri);
+        respond(send, status, body);
+    }
+    seen.sort();
+    seen
+}
+
+#[tokio::test]
+async fn list_in_a_namespace_is_two_paginated_lists() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    let server = tokio::spawn(serve(handle, |uri| {
+        if uri.contains("/jobsets") {
+            (StatusCode::OK, list(vec![jobset("a", "ml")], None))
+        } else {
+            (StatusCode::OK, list(vec![], None))
+        }
+    }));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&cluster, &plan(&[], false, "ml"), &mut out, &mut err).await.unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/a\n");
+    assert_eq!(
+        server.await.unwrap(),
+        [
+            "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
+            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn one_name_is_a_get_and_a_selected_job_list() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    let server = tokio::spawn(serve(handle, |uri| {
+        if uri.contains("/jobsets/") {
+            (StatusCode::OK, jobset("train", "ml"))
+        } else {
+            (StatusCode::OK, list(vec![], None))
+        }
+    }));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&cluster, &plan(&["train"], false, "ml"), &mut out, &mut err).await.unwrap();
+    assert_eq!(
+        server.await.unwrap(),
+        [
+            "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name+in+%28train%29&limit=500",
+            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train",
+        ]
+    );
+}
+
+#[tokio::test]
+async fn continue_tokens_are_followed() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    let server = tokio::spawn(serve(handle, |uri| {
+        if !uri.contains("/jobsets") {
+            (StatusCode::OK, list(vec![], None))
+        } else if uri.contains("continue=page2") {
+            (StatusCode::OK, list(vec![jobset("b", "x")], None))
+        } else {
+            (StatusCode::OK, list(vec![jobset("a", "x")], Some("page2")))
+        }
+    }));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&cluster, &plan(&[], true, "ml"), &mut out, &mut err).await.unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/a\njobset.jobset.x-k8s.io/b\n");
+    let seen = server.await.unwrap();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert!(
+        seen.iter().any(|s| s == "GET /apis/jobset.x-k8s.io/v1alpha2/jobsets?&limit=500&continue=page2"),
+        "{seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_cluster_without_the_jobset_api_gets_an_install_hint() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    tokio::spawn(serve(handle, |uri| {
+        if uri.contains("/jobsets") {
+            (
+                StatusCode::NOT_FOUND,
+                json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                "message": "the server could not find the requested resource", "reason": "NotFound", "code": 404}),
+            )
+        } else {
+            (StatusCode::OK, list(vec![], None))
+        }
+    }));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let error = run(&cluster, &plan(&[], false, "ml"), &mut out, &mut err).await.unwrap_err();
+    assert!(matches!(error, Error::JobSetApiMissing { .. }), "{error}");
+    assert!(error.to_string().contains("install the JobSet controller"), "{error}");
+}
