@@ -22,6 +22,9 @@ _kubectl__jobset() {
             kubectl__jobset,completion)
                 cmd="kubectl__jobset__subcmd__completion"
                 ;;
+            kubectl__jobset,diff)
+                cmd="kubectl__jobset__subcmd__diff"
+                ;;
             kubectl__jobset,get)
                 cmd="kubectl__jobset__subcmd__list"
                 ;;
@@ -40,6 +43,9 @@ _kubectl__jobset() {
             kubectl__jobset__subcmd__help,completion)
                 cmd="kubectl__jobset__subcmd__help__subcmd__completion"
                 ;;
+            kubectl__jobset__subcmd__help,diff)
+                cmd="kubectl__jobset__subcmd__help__subcmd__diff"
+                ;;
             kubectl__jobset__subcmd__help,help)
                 cmd="kubectl__jobset__subcmd__help__subcmd__help"
                 ;;
@@ -53,7 +59,7 @@ _kubectl__jobset() {
 
     case "${cmd}" in
         kubectl__jobset)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version list ls get completion __complete help"
+            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version list ls get diff completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,8 +232,82 @@ _kubectl__jobset() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__jobset__subcmd__diff)
+            opts="-A -l -o -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__jobset__subcmd__help)
-            opts="list completion __complete help"
+            opts="list diff completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -255,6 +335,20 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__help__subcmd__completion)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__help__subcmd__diff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

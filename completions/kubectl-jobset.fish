@@ -40,6 +40,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s V -l vers
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "ls" -d 'List JobSets with their restart attempt, Job counts and status'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "get" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -106,6 +107,24 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l in
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s o -l output -d 'A machine-readable report instead of unified diffs' -r -f -a "json\t''
+yaml\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l summary -d 'One line per JobSet: attempt, outdated/total Jobs, status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -132,7 +151,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -128,6 +128,35 @@ _arguments "${_arguments_options[@]}" : \
 '*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
 && ret=0
 ;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'-o+[A machine-readable report instead of unified diffs]:OUTPUT:(json yaml)' \
+'--output=[A machine-readable report instead of unified diffs]:OUTPUT:(json yaml)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'(-o --output)--summary[One line per JobSet\: attempt, outdated/total Jobs, status]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
@@ -192,6 +221,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(diff)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -219,6 +252,7 @@ _kubectl-jobset_commands() {
 'list:List JobSets with their restart attempt, Job counts and status' \
 'ls:List JobSets with their restart attempt, Job counts and status' \
 'get:List JobSets with their restart attempt, Job counts and status' \
+'diff:Show which running Jobs use an outdated template, and what differs' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -235,10 +269,16 @@ _kubectl-jobset__subcmd__completion_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset completion commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__diff_commands] )) ||
+_kubectl-jobset__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset diff commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__help_commands] )) ||
 _kubectl-jobset__subcmd__help_commands() {
     local commands; commands=(
 'list:List JobSets with their restart attempt, Job counts and status' \
+'diff:Show which running Jobs use an outdated template, and what differs' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -254,6 +294,11 @@ _kubectl-jobset__subcmd__help__subcmd____complete_commands() {
 _kubectl-jobset__subcmd__help__subcmd__completion_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help completion commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__diff_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__diff_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help diff commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__help_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__help_commands() {

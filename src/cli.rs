@@ -12,6 +12,12 @@ Exit codes:
   1  error (for `diff`: drift found)
   2  usage error (for `diff`: any error)";
 
+const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+  0  no drift
+  1  drift: Jobs run a template (or parallelism/completions) other than the spec's
+  2  error (usage, API or cluster)";
+
 /// Diff, restart, history and rollback for JobSets (jobset.x-k8s.io/v1alpha2).
 ///
 /// kubectl passes no flags to plugins, so kubectl-jobset reads the usual kubectl
@@ -38,6 +44,15 @@ pub enum Command {
     /// List JobSets with their restart attempt, Job counts and status.
     #[command(visible_alias = "ls", visible_alias = "get", after_help = EXIT_CODES)]
     List(ListArgs),
+
+    /// Show which running Jobs use an outdated template, and what differs.
+    ///
+    /// For each JobSet, compares the Job the controller would create now (defaulted by the
+    /// API server with a dry run) with every child Job of the current restart attempt.
+    /// Exits 0 when nothing differs, 1 when something does, and 2 on errors, like
+    /// `kubectl diff`. KUBECTL_EXTERNAL_DIFF is honoured as by kubectl diff.
+    #[command(after_help = DIFF_EXIT_CODES)]
+    Diff(DiffArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
@@ -138,6 +153,26 @@ pub struct ListArgs {
     /// Omit the table header.
     #[arg(long)]
     pub no_headers: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffOutput {
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+
+    /// One line per JobSet: attempt, outdated/total Jobs, status.
+    #[arg(long, conflicts_with = "output")]
+    pub summary: bool,
+
+    /// A machine-readable report instead of unified diffs.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<DiffOutput>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -265,6 +300,16 @@ mod tests {
         let err = Cli::try_parse_from(["kubectl-jobset", "list", "-o", "xml"]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(err.to_string().contains("xml"));
+    }
+
+    #[test]
+    fn diff_flags() {
+        let cli = Cli::try_parse_from(["kubectl-jobset", "diff", "a", "b", "-o", "json"]).unwrap();
+        let Command::Diff(diff) = cli.command else { panic!("expected diff") };
+        assert_eq!(diff.select.names, ["a", "b"]);
+        assert_eq!(diff.output, Some(DiffOutput::Json));
+        let err = Cli::try_parse_from(["kubectl-jobset", "diff", "--summary", "-o", "json"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
     }
 
     #[test]

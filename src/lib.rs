@@ -8,6 +8,7 @@ pub mod cli;
 pub mod cluster;
 pub mod commands;
 pub mod completion;
+pub mod diff;
 pub mod error;
 pub mod model;
 pub mod render;
@@ -36,16 +37,26 @@ pub async fn run(
         Command::List(args) => {
             let cluster = cluster::connect(&connect, log).await?;
             let plan = commands::list::ListPlan {
-                selection: Selection::new(
-                    &args.select.names,
-                    args.select.all_namespaces,
-                    args.select.selector.as_deref(),
-                    &cluster.namespace,
-                )?,
+                selection: selection(&args.select, &cluster)?,
                 format: format(args.output),
                 no_headers: args.no_headers,
             };
             commands::list::run(&cluster, &plan, out, err).await
+        }
+        Command::Diff(args) => {
+            let cluster = cluster::connect(&connect, log).await?;
+            let plan = commands::diff::DiffPlan {
+                selection: selection(&args.select, &cluster)?,
+                format: match (args.summary, args.output) {
+                    (true, _) => commands::diff::DiffFormat::Summary,
+                    (false, Some(cli::DiffOutput::Json)) => commands::diff::DiffFormat::Json,
+                    (false, Some(cli::DiffOutput::Yaml)) => commands::diff::DiffFormat::Yaml,
+                    (false, None) => commands::diff::DiffFormat::Text,
+                },
+                color: color(&cli.global),
+                external_diff: std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.trim().is_empty()),
+            };
+            commands::diff::run(&cluster, &plan, out, err).await
         }
         Command::Completion(args) => {
             completion::write_script(args.shell, out)?;
@@ -56,6 +67,20 @@ pub async fn run(
             Ok(ExitStatus::Success)
         }
     }
+}
+
+fn selection(args: &cli::SelectArgs, cluster: &Cluster) -> Result<Selection> {
+    Selection::new(&args.names, args.all_namespaces, args.selector.as_deref(), &cluster.namespace)
+}
+
+/// Colour on a terminal, unless --no-color or NO_COLOR says otherwise.
+fn color(global: &GlobalArgs) -> bool {
+    use std::io::IsTerminal;
+    render::use_color(
+        std::io::stdout().is_terminal(),
+        global.no_color,
+        std::env::var("NO_COLOR").ok().as_deref(),
+    )
 }
 
 fn connect_options(global: &GlobalArgs) -> ConnectOptions {

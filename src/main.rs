@@ -6,11 +6,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use kubectl_jobset::cli::Cli;
+use kubectl_jobset::cli::{Cli, Command};
 use kubectl_jobset::cluster::request_log::RequestLog;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Like `kubectl diff`: 1 means "differences", so errors exit 2.
+    let error_code = |e: &kubectl_jobset::error::Error, diff: bool| if diff { 2 } else { e.exit_code() };
+    let is_diff = matches!(cli.command, Command::Diff(_));
     let log = Arc::new(RequestLog::new(cli.global.verbosity, Box::new(std::io::stderr())));
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
@@ -29,7 +32,7 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(e.exit_code())
+            ExitCode::from(error_code(&e, is_diff))
         }
     }
 }

@@ -150,3 +150,58 @@ async fn a_cluster_without_the_jobset_api_gets_an_install_hint() {
     assert!(matches!(error, Error::JobSetApiMissing { .. }), "{error}");
     assert!(error.to_string().contains("install the JobSet controller"), "{error}");
 }
+
+#[tokio::test]
+async fn diff_dry_runs_each_distinct_template_once() {
+    use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
+    let (cluster, handle, _) = mock_cluster("ml");
+    let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Value>::new()));
+    let seen_bodies = bodies.clone();
+    let server = tokio::spawn(async move {
+        let mut handle = handle;
+        let mut seen = Vec::new();
+        while let Ok(Some((request, send))) =
+            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+        {
+            let (parts, body) = request.into_parts();
+            seen.push(format!("{} {}", parts.method, parts.uri));
+            let body = body.collect_bytes().await.unwrap();
+            if parts.method == http::Method::POST {
+                let probe: Value = serde_json::from_slice(&body).unwrap();
+                seen_bodies.lock().unwrap().push(probe.clone());
+                let mut created = probe;
+                created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
+                respond(send, StatusCode::CREATED, created);
+            } else if parts.uri.path().ends_with("/jobsets") {
+                // Two JobSets with the same template: one dry run.
+                respond(send, StatusCode::OK, list(vec![jobset("a", "ml"), jobset("b", "ml")], None));
+            } else {
+                respond(send, StatusCode::OK, list(vec![], None));
+            }
+        }
+        seen.sort();
+        seen
+    });
+    let plan = DiffPlan {
+        selection: Selection::new(&[], false, None, "ml").unwrap(),
+        format: DiffFormat::Json,
+        color: false,
+        external_diff: None,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
+    let seen = server.await.unwrap();
+    assert_eq!(
+        seen,
+        [
+            "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
+            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
+            "POST /apis/batch/v1/namespaces/ml/jobs?&dryRun=All&fieldManager=kubectl-jobset",
+        ]
+    );
+    let probe = &bodies.lock().unwrap()[0];
+    assert_eq!(probe["metadata"]["generateName"], "kubectl-jobset-probe-", "a name that cannot collide");
+    assert!(probe["metadata"].get("name").is_none());
+    assert_eq!(probe["kind"], "Job");
+    assert_eq!(probe["spec"]["template"]["spec"]["containers"][0]["image"], "app:v1");
+}

@@ -4,9 +4,10 @@
 //! we read is exactly the server's (no partial typed round trip) and the request log
 //! shows the real conversation.
 
-use kube::api::ListParams;
+use kube::api::{ListParams, PostParams};
 use kube::core::{ObjectList, Request};
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::Cluster;
 use crate::error::{Error, JOBSET_RESOURCE, Op, Result};
@@ -79,6 +80,22 @@ impl Cluster {
         let http_request = Request::new(kind.url(Some(namespace)))
             .get(name, &Default::default())
             .map_err(|e| build_error(&op, e))?;
+        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    }
+}
+
+/// Field manager for every write, so `managedFields` show who changed what.
+pub const FIELD_MANAGER: &str = "kubectl-jobset";
+
+impl Cluster {
+    /// Server-side dry-run create (`dryRun=All`): returns the object as the API server
+    /// would store it, after defaulting and admission, without storing anything.
+    pub async fn dry_run_create(&self, kind: Kind, namespace: &str, object: &Value) -> Result<Value> {
+        let op = Op::new("create", kind.resource, Some(namespace));
+        let params = PostParams { dry_run: true, field_manager: Some(FIELD_MANAGER.to_owned()) };
+        let body = serde_json::to_vec(object).map_err(|e| Error::Output(e.to_string()))?;
+        let http_request =
+            Request::new(kind.url(Some(namespace))).create(&params, body).map_err(|e| build_error(&op, e))?;
         self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
     }
 }

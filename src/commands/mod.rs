@@ -1,6 +1,7 @@
 //! One module per subcommand. Each takes a plan of plain values (no clap types),
 //! does its cluster I/O through `crate::cluster`, and renders into writers.
 
+pub mod diff;
 pub mod list;
 
 /// How a command ended, before it becomes a process exit code.

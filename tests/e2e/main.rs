@@ -4,6 +4,7 @@
 
 mod support;
 
+mod diff;
 mod errors;
 mod list;
 mod smoke;

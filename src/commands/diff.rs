@@ -1,0 +1,438 @@
+//! `kubectl jobset diff`: which running Jobs use an outdated template, and what differs.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::Path;
+
+use futures::{StreamExt, TryStreamExt};
+use serde_json::{Value, json};
+
+use crate::cluster::Cluster;
+use crate::cluster::api::JOBS;
+use crate::cluster::fleet::{self, Fleet};
+use crate::commands::ExitStatus;
+use crate::diff::expected::{add_jobset_specifics, probe_job};
+use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
+use crate::diff::unified::{Palette, write_unified, yaml_lines};
+use crate::diff::{JobSetDrift, State, compare, job_range};
+use crate::error::{Error, Result};
+use crate::render::{self, table::write_table};
+use crate::select::Selection;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffFormat {
+    /// Unified diffs per replicatedJob.
+    Text,
+    /// One line per JobSet.
+    Summary,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Clone)]
+pub struct DiffPlan {
+    pub selection: Selection,
+    pub format: DiffFormat,
+    pub color: bool,
+    /// `KUBECTL_EXTERNAL_DIFF`, when set: a program and its arguments.
+    pub external_diff: Option<String>,
+}
+
+/// Dry-runs in flight at once.
+const DRY_RUN_CONCURRENCY: usize = 4;
+
+pub async fn run(
+    cluster: &Cluster,
+    plan: &DiffPlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let fleet = fleet::load(cluster, &plan.selection).await?;
+    if !fleet.missing.is_empty() {
+        return Err(fleet::not_found(
+            &fleet.missing,
+            plan.selection.namespace.as_deref().unwrap_or_default(),
+        ));
+    }
+    if fleet.jobsets.is_empty() {
+        match &plan.selection.namespace {
+            Some(ns) => writeln!(err, "No resources found in {ns} namespace.")?,
+            None => writeln!(err, "No resources found")?,
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let drifts = compute(cluster, &fleet).await?;
+    match plan.format {
+        DiffFormat::Text => match &plan.external_diff {
+            Some(program) => external_diff(program, &drifts, out)?,
+            None => write_text(out, &drifts, Palette { color: plan.color })?,
+        },
+        DiffFormat::Summary => write_summary(out, &drifts)?,
+        DiffFormat::Json => render::write_json(out, &report(&drifts))?,
+        DiffFormat::Yaml => render::write_yaml(out, &report(&drifts))?,
+    }
+    Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
+}
+
+/// Drift for every JobSet in the fleet: one dry-run per distinct (namespace, template),
+/// run concurrently; if the user may not create Jobs, client-side defaults instead.
+pub async fn compute(cluster: &Cluster, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
+    let mut probes: HashMap<String, (String, Value)> = HashMap::new();
+    let mut keys: Vec<BTreeMap<String, String>> = Vec::new();
+    for jobset in &fleet.jobsets {
+        let mut by_rjob = BTreeMap::new();
+        if crate::diff::state_of(jobset) == State::Compared {
+            for rjob in &jobset.spec.replicated_jobs {
+                let probe = probe_job(jobset, rjob);
+                let key = format!("{}\n{probe}", jobset.namespace());
+                probes.entry(key.clone()).or_insert_with(|| (jobset.namespace().to_owned(), probe));
+                by_rjob.insert(rjob.name.clone(), key);
+            }
+        }
+        keys.push(by_rjob);
+    }
+    let defaulted: HashMap<String, Value> = futures::stream::iter(probes)
+        .map(|(key, (namespace, probe))| async move {
+            defaulted_job(cluster, &namespace, probe).await.map(|j| (key, j))
+        })
+        .buffer_unordered(DRY_RUN_CONCURRENCY)
+        .try_collect()
+        .await?;
+    Ok(fleet
+        .jobsets
+        .iter()
+        .zip(keys)
+        .map(|(jobset, by_rjob)| {
+            let expected: BTreeMap<String, Normalized> = by_rjob
+                .into_iter()
+                .filter_map(|(rjob, key)| {
+                    let mut job = defaulted.get(&key)?.clone();
+                    add_jobset_specifics(jobset, &mut job);
+                    Some((rjob, normalize(&job)))
+                })
+                .collect();
+            compare(jobset, fleet.jobs_of(jobset), &expected)
+        })
+        .collect())
+}
+
+/// The probe Job as the API server would default it.
+async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
+    match cluster.dry_run_create(JOBS, namespace, &probe).await {
+        Ok(defaulted) => Ok(defaulted),
+        Err(Error::Forbidden { .. }) => {
+            cluster.log.note(
+                1,
+                &format!(
+                    "note: may not create jobs.batch in namespace {namespace:?} (needed only for a dry run); \
+                     comparing with client-side defaults instead"
+                ),
+            );
+            apply_client_defaults(&mut probe);
+            Ok(probe)
+        }
+        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => Err(Error::Usage(format!(
+            "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
+        ))),
+        Err(other) => Err(other),
+    }
+}
+
+fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
+    for d in drifts {
+        let notes = notes(d);
+        if !d.has_drift() && notes.is_empty() {
+            continue;
+        }
+        writeln!(
+            out,
+            "jobset {}/{}: attempt {}, {}/{} jobs outdated",
+            d.namespace,
+            d.name,
+            d.attempt,
+            d.outdated_jobs(),
+            d.total_jobs()
+        )?;
+        for note in notes {
+            writeln!(out, "  {note}")?;
+        }
+        for rjob in &d.replicated_jobs {
+            for group in &rjob.outdated {
+                let range = job_range(&group.jobs);
+                writeln!(
+                    out,
+                    "  replicatedJob {}: {} ({} of {}) run an outdated template",
+                    rjob.name,
+                    range,
+                    group.jobs.len(),
+                    rjob.jobs.len()
+                )?;
+                write_unified(
+                    out,
+                    &group.live_template,
+                    &rjob.spec_template,
+                    &format!("{range} (running, attempt {})", d.attempt),
+                    &format!("{}/{} replicatedJobs[{}].template (spec)", d.namespace, d.name, rjob.name),
+                    palette,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// State lines worth saying about a JobSet, drift or not.
+fn notes(d: &JobSetDrift) -> Vec<String> {
+    let mut notes = Vec::new();
+    match d.state {
+        State::Compared => {}
+        State::Suspended => notes.push(
+            "suspended: its Jobs are not compared; they are recreated from the spec at the next restart \
+             (resuming only merges pod labels, annotations, nodeSelector and tolerations)"
+                .to_owned(),
+        ),
+        State::Completed => {
+            notes.push("completed: finished JobSets are not restarted, so nothing is compared".into())
+        }
+        State::Failed => {
+            notes.push("failed: finished JobSets are not restarted, so nothing is compared".into())
+        }
+    }
+    if !d.previous_attempt_jobs.is_empty() {
+        notes.push(format!(
+            "restart in progress: {} of an earlier attempt still being deleted",
+            job_range(&d.previous_attempt_jobs)
+        ));
+    }
+    if !d.unlabelled_jobs.is_empty() {
+        notes.push(format!(
+            "warning: ignored {} (no integer jobset.sigs.k8s.io/restart-attempt label; the JobSet controller cannot \
+             handle such Jobs either)",
+            d.unlabelled_jobs.join(", ")
+        ));
+    }
+    for rjob in &d.replicated_jobs {
+        if !rjob.in_spec {
+            notes.push(format!(
+                "replicatedJob {}: no longer in the spec; {} run until the next restart deletes them",
+                rjob.name,
+                job_range(&rjob.jobs)
+            ));
+            continue;
+        }
+        if d.state == State::Compared && !rjob.not_created.is_empty() {
+            notes.push(format!(
+                "replicatedJob {}: {} not created yet",
+                rjob.name,
+                job_range(&rjob.not_created)
+            ));
+        }
+        if !rjob.beyond_replicas.is_empty() {
+            notes.push(format!(
+                "replicatedJob {}: replicas is {}; {} will not be recreated at the next restart",
+                rjob.name,
+                rjob.replicas,
+                job_range(&rjob.beyond_replicas)
+            ));
+        }
+        for s in &rjob.scale {
+            let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
+            notes.push(format!(
+                "replicatedJob {}: {} is {} on {} but {} in the spec",
+                rjob.name,
+                s.field,
+                show(s.live),
+                job_range(&s.jobs),
+                show(s.spec)
+            ));
+        }
+    }
+    notes
+}
+
+/// One line per JobSet.
+fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift]) -> Result<()> {
+    let rows: Vec<Vec<String>> = drifts
+        .iter()
+        .map(|d| {
+            let status = match d.state {
+                State::Compared if d.has_drift() => "Outdated",
+                State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
+                State::Compared => "UpToDate",
+                State::Suspended => "Suspended",
+                State::Completed => "Completed",
+                State::Failed => "Failed",
+            };
+            vec![
+                format!("{}/{}", d.namespace, d.name),
+                d.attempt.to_string(),
+                format!("{}/{}", d.outdated_jobs(), d.total_jobs()),
+                status.to_owned(),
+            ]
+        })
+        .collect();
+    write_table(out, &["JOBSET", "ATTEMPT", "OUTDATED", "STATUS"], &rows, false)
+}
+
+/// The stable machine-readable document for `-o json|yaml`.
+pub fn report(drifts: &[JobSetDrift]) -> Value {
+    let jobsets: Vec<Value> = drifts
+        .iter()
+        .map(|d| {
+            json!({
+                "namespace": d.namespace,
+                "name": d.name,
+                "attempt": d.attempt,
+                "state": d.state,
+                "drift": d.has_drift(),
+                "outdatedJobs": d.outdated_jobs(),
+                "totalJobs": d.total_jobs(),
+                "replicatedJobs": d.replicated_jobs,
+                "previousAttemptJobs": d.previous_attempt_jobs,
+                "unlabelledJobs": d.unlabelled_jobs,
+            })
+        })
+        .collect();
+    json!({"kind": "JobSetDiff", "apiVersion": "kubectl-jobset/v1", "jobsets": jobsets})
+}
+
+/// `KUBECTL_EXTERNAL_DIFF`: as kubectl diff does, write both sides into two directories
+/// and run the program on them, passing its output through.
+fn external_diff(program: &str, drifts: &[JobSetDrift], out: &mut dyn Write) -> Result<()> {
+    let mut words = program.split_whitespace();
+    let Some(command) = words.next() else {
+        return Err(Error::Usage("KUBECTL_EXTERNAL_DIFF is empty".into()));
+    };
+    // kubectl passes only simple flags through, to keep the variable from being a shell.
+    let args: Vec<&str> =
+        words.filter(|a| a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '=')).collect();
+    let root = std::env::temp_dir().join(format!("kubectl-jobset-diff-{}", std::process::id()));
+    let (live, merged) = (root.join("LIVE"), root.join("MERGED"));
+    let result = (|| -> Result<()> {
+        std::fs::create_dir_all(&live)?;
+        std::fs::create_dir_all(&merged)?;
+        for d in drifts {
+            for rjob in &d.replicated_jobs {
+                for group in &rjob.outdated {
+                    let file =
+                        format!("{}.{}.{}.{}.yaml", d.namespace, d.name, rjob.name, job_range(&group.jobs));
+                    write_yaml_file(&live.join(&file), &group.live_template)?;
+                    write_yaml_file(&merged.join(&file), &rjob.spec_template)?;
+                }
+            }
+        }
+        let output =
+            std::process::Command::new(command).args(&args).arg(&live).arg(&merged).output().map_err(
+                |e| Error::Usage(format!("cannot run KUBECTL_EXTERNAL_DIFF program {command:?}: {e}")),
+            )?;
+        out.write_all(&output.stdout)?;
+        match output.status.code() {
+            Some(0 | 1) => Ok(()),
+            code => Err(Error::Output(format!(
+                "KUBECTL_EXTERNAL_DIFF program {command:?} failed ({}): {}",
+                code.map(|c| format!("exit {c}")).unwrap_or_else(|| "killed".into()),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ))),
+        }
+    })();
+    let _ = std::fs::remove_dir_all(&root);
+    result
+}
+
+fn write_yaml_file(path: &Path, value: &Value) -> Result<()> {
+    let text: String = yaml_lines(value).into_iter().map(|l| l.text + "\n").collect();
+    std::fs::write(path, text)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::changes::changes;
+    use crate::diff::{DriftGroup, ReplicatedJobDrift};
+
+    fn drift(outdated: &[&str], live_image: &str) -> JobSetDrift {
+        let live =
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": live_image}]}}}});
+        let spec =
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v2"}]}}}});
+        let jobs: Vec<String> = (0..4).map(|i| format!("train-workers-{i}")).collect();
+        let outdated: Vec<String> = outdated.iter().map(|s| s.to_string()).collect();
+        JobSetDrift {
+            namespace: "ml".into(),
+            name: "train".into(),
+            attempt: 2,
+            state: State::Compared,
+            replicated_jobs: vec![ReplicatedJobDrift {
+                name: "workers".into(),
+                replicas: 4,
+                jobs,
+                outdated: if outdated.is_empty() {
+                    vec![]
+                } else {
+                    vec![DriftGroup {
+                        jobs: outdated,
+                        changes: changes(&live, &spec),
+                        live_template: live.clone(),
+                    }]
+                },
+                scale: vec![],
+                not_created: vec![],
+                beyond_replicas: vec![],
+                in_spec: true,
+                spec_template: spec,
+            }],
+            previous_attempt_jobs: vec![],
+            unlabelled_jobs: vec![],
+        }
+    }
+
+    #[test]
+    fn text_output_groups_jobs_and_names_the_container() {
+        let mut out = Vec::new();
+        write_text(
+            &mut out,
+            &[drift(&["train-workers-0", "train-workers-1", "train-workers-2"], "app:v1")],
+            Palette { color: false },
+        )
+        .unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
+        jobset ml/train: attempt 2, 3/4 jobs outdated
+          replicatedJob workers: train-workers-0..2 (3 of 4) run an outdated template
+        --- train-workers-0..2 (running, attempt 2)
+        +++ ml/train replicatedJobs[workers].template (spec)
+        @@ spec.template.spec.containers[main] @@
+             spec:
+               containers:
+               - name: main
+        -        image: app:v1
+        +        image: app:v2
+        ");
+    }
+
+    #[test]
+    fn no_drift_prints_nothing() {
+        let mut out = Vec::new();
+        write_text(&mut out, &[drift(&[], "app:v2")], Palette { color: false }).unwrap();
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn summary_and_json() {
+        let drifts = [drift(&["train-workers-0"], "app:v1"), drift(&[], "app:v2")];
+        let mut out = Vec::new();
+        write_summary(&mut out, &drifts).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
+        JOBSET     ATTEMPT   OUTDATED   STATUS
+        ml/train   2         1/4        Outdated
+        ml/train   2         0/4        UpToDate
+        ");
+        let doc = report(&drifts);
+        assert_eq!(doc["jobsets"][0]["drift"], true);
+        assert_eq!(
+            doc["jobsets"][0]["replicatedJobs"][0]["outdated"][0]["changes"][0],
+            json!({"path": "spec.template.spec.containers[main].image", "old": "app:v1", "new": "app:v2"})
+        );
+        assert_eq!(doc["jobsets"][1]["outdatedJobs"], 0);
+    }
+}

@@ -1,0 +1,368 @@
+//! Template drift between a JobSet's spec and its running child Jobs: the engine that
+//! `diff`, `restart --if-outdated`, `history` and `rollback` share. Pure: the caller
+//! supplies the defaulted Job for each replicatedJob (see `expected::probe_job`).
+
+pub mod changes;
+pub mod expected;
+pub mod normalize;
+pub mod unified;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::jobset::{ChildJob, JobSet, labels};
+use changes::{Change, changes};
+use normalize::{Normalized, normalize};
+
+/// Why a JobSet's Jobs were not compared, if they were not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum State {
+    Compared,
+    Suspended,
+    Completed,
+    Failed,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobSetDrift {
+    pub namespace: String,
+    pub name: String,
+    pub attempt: i32,
+    pub state: State,
+    pub replicated_jobs: Vec<ReplicatedJobDrift>,
+    /// Jobs of an earlier attempt (or being deleted): a restart in progress.
+    pub previous_attempt_jobs: Vec<String>,
+    /// Jobs whose restart-attempt label is missing or not an integer.
+    pub unlabelled_jobs: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicatedJobDrift {
+    pub name: String,
+    pub replicas: i32,
+    /// Current-attempt Jobs, sorted by index.
+    pub jobs: Vec<String>,
+    /// Jobs with identical drift, grouped.
+    pub outdated: Vec<DriftGroup>,
+    /// parallelism/completions that differ from the spec (elastic JobSets).
+    pub scale: Vec<ScaleChange>,
+    /// Names the spec asks for that do not exist yet.
+    pub not_created: Vec<String>,
+    /// Jobs beyond `replicas` (replicas was lowered).
+    pub beyond_replicas: Vec<String>,
+    /// Whether the replicatedJob still exists in the spec.
+    pub in_spec: bool,
+    #[serde(skip)]
+    pub spec_template: Value,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DriftGroup {
+    pub jobs: Vec<String>,
+    pub changes: Vec<Change>,
+    #[serde(skip)]
+    pub live_template: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScaleChange {
+    pub field: &'static str,
+    pub jobs: Vec<String>,
+    pub live: Option<i64>,
+    pub spec: Option<i64>,
+}
+
+impl JobSetDrift {
+    pub fn outdated_jobs(&self) -> usize {
+        self.replicated_jobs.iter().flat_map(|r| &r.outdated).map(|g| g.jobs.len()).sum()
+    }
+
+    pub fn total_jobs(&self) -> usize {
+        self.replicated_jobs.iter().map(|r| r.jobs.len()).sum()
+    }
+
+    /// Template drift or a scale change: what makes `diff` exit 1.
+    pub fn has_drift(&self) -> bool {
+        self.replicated_jobs
+            .iter()
+            .any(|r| !r.outdated.is_empty() || !r.scale.is_empty() || !r.beyond_replicas.is_empty())
+    }
+}
+
+/// Which state keeps a JobSet from being compared.
+pub fn state_of(jobset: &JobSet) -> State {
+    if jobset.condition_true("Failed") || jobset.status.terminal_state.as_deref() == Some("Failed") {
+        State::Failed
+    } else if jobset.condition_true("Completed")
+        || jobset.status.terminal_state.as_deref() == Some("Completed")
+    {
+        State::Completed
+    } else if jobset.is_suspended() {
+        State::Suspended
+    } else {
+        State::Compared
+    }
+}
+
+/// Compares each current-attempt Job with the Job the controller would create now.
+/// `expected` maps each replicatedJob name to its normalised, defaulted probe Job.
+pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, Normalized>) -> JobSetDrift {
+    let attempt = jobset.attempt();
+    let state = state_of(jobset);
+    let mut previous = Vec::new();
+    let mut unlabelled = Vec::new();
+    let mut current_by_rjob: BTreeMap<String, Vec<&ChildJob>> = BTreeMap::new();
+    for job in jobs {
+        match job.attempt() {
+            None => unlabelled.push(job.name().to_owned()),
+            Some(a) if a < attempt || job.is_deleting() => previous.push(job.name().to_owned()),
+            Some(_) => {
+                let rjob = job.label(labels::REPLICATED_JOB).unwrap_or_default().to_owned();
+                current_by_rjob.entry(rjob).or_default().push(job);
+            }
+        }
+    }
+    let mut replicated_jobs = Vec::new();
+    for rjob in &jobset.spec.replicated_jobs {
+        let mut current = current_by_rjob.remove(&rjob.name).unwrap_or_default();
+        current.sort_by_key(|j| (job_index(j), j.name().to_owned()));
+        let expected_names: Vec<String> =
+            (0..rjob.replicas.max(0)).map(|i| format!("{}-{}-{i}", jobset.name(), rjob.name)).collect();
+        let mut drift = ReplicatedJobDrift {
+            name: rjob.name.clone(),
+            replicas: rjob.replicas,
+            jobs: current.iter().map(|j| j.name().to_owned()).collect(),
+            outdated: vec![],
+            scale: vec![],
+            not_created: expected_names
+                .iter()
+                .filter(|n| !current.iter().any(|j| j.name() == *n))
+                .cloned()
+                .collect(),
+            beyond_replicas: current
+                .iter()
+                .filter(|j| !expected_names.iter().any(|n| n == j.name()))
+                .map(|j| j.name().to_owned())
+                .collect(),
+            in_spec: true,
+            spec_template: Value::Null,
+        };
+        if state == State::Compared
+            && let Some(want) = expected.get(&rjob.name)
+        {
+            drift.spec_template = want.template.clone();
+            compare_jobs(&mut drift, &current, want);
+        }
+        replicated_jobs.push(drift);
+    }
+    // Jobs of a replicatedJob that is no longer in the spec.
+    for (name, current) in current_by_rjob {
+        replicated_jobs.push(ReplicatedJobDrift {
+            name,
+            replicas: 0,
+            jobs: current.iter().map(|j| j.name().to_owned()).collect(),
+            outdated: vec![],
+            scale: vec![],
+            not_created: vec![],
+            beyond_replicas: current.iter().map(|j| j.name().to_owned()).collect(),
+            in_spec: false,
+            spec_template: Value::Null,
+        });
+    }
+    JobSetDrift {
+        namespace: jobset.namespace().to_owned(),
+        name: jobset.name().to_owned(),
+        attempt,
+        state,
+        replicated_jobs,
+        previous_attempt_jobs: previous,
+        unlabelled_jobs: unlabelled,
+    }
+}
+
+fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &Normalized) {
+    let mut groups: Vec<DriftGroup> = Vec::new();
+    let mut scale: Vec<ScaleChange> = Vec::new();
+    for job in current {
+        let raw = serde_json::json!({"metadata": job.metadata, "spec": job.spec});
+        let live = normalize(&raw);
+        if live.template != want.template {
+            match groups.iter_mut().find(|g| g.live_template == live.template) {
+                Some(group) => group.jobs.push(job.name().to_owned()),
+                None => groups.push(DriftGroup {
+                    jobs: vec![job.name().to_owned()],
+                    changes: changes(&live.template, &want.template),
+                    live_template: live.template.clone(),
+                }),
+            }
+        }
+        for (field, live_value, spec_value) in [
+            ("parallelism", live.parallelism, want.parallelism),
+            ("completions", live.completions, want.completions),
+        ] {
+            if live_value != spec_value {
+                match scale.iter_mut().find(|s| s.field == field && s.live == live_value) {
+                    Some(s) => s.jobs.push(job.name().to_owned()),
+                    None => scale.push(ScaleChange {
+                        field,
+                        jobs: vec![job.name().to_owned()],
+                        live: live_value,
+                        spec: spec_value,
+                    }),
+                }
+            }
+        }
+    }
+    drift.outdated = groups;
+    drift.scale = scale;
+}
+
+fn job_index(job: &ChildJob) -> i64 {
+    job.label(labels::JOB_INDEX).and_then(|i| i.parse().ok()).unwrap_or(i64::MAX)
+}
+
+/// `js-workers-0..3,5`: names compressed into index ranges when they share a prefix.
+pub fn job_range(names: &[String]) -> String {
+    let split =
+        |n: &str| n.rsplit_once('-').and_then(|(p, i)| i.parse::<u64>().ok().map(|i| (p.to_owned(), i)));
+    let parsed: Option<Vec<(String, u64)>> = names.iter().map(|n| split(n)).collect();
+    let Some(parsed) = parsed.filter(|p| !p.is_empty() && p.iter().all(|(prefix, _)| *prefix == p[0].0))
+    else {
+        return names.join(",");
+    };
+    let mut indexes: Vec<u64> = parsed.iter().map(|(_, i)| *i).collect();
+    indexes.sort_unstable();
+    let mut runs: Vec<String> = Vec::new();
+    let mut start = indexes[0];
+    let mut end = start;
+    for &i in &indexes[1..] {
+        if i == end + 1 {
+            end = i;
+        } else {
+            runs.push(run_text(start, end));
+            start = i;
+            end = i;
+        }
+    }
+    runs.push(run_text(start, end));
+    format!("{}-{}", parsed[0].0, runs.join(","))
+}
+
+fn run_text(start: u64, end: u64) -> String {
+    if start == end { start.to_string() } else { format!("{start}..{end}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn jobset(image: &str, replicas: i32, status: Value) -> JobSet {
+        JobSet::from_raw(json!({
+            "metadata": {"name": "js", "namespace": "ml", "uid": "u"},
+            "spec": {"replicatedJobs": [{"name": "w", "replicas": replicas, "template": {"spec": {"parallelism": 1,
+                "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}}}]},
+            "status": status
+        }))
+        .unwrap()
+    }
+
+    fn job(index: u32, attempt: &str, image: &str) -> ChildJob {
+        serde_json::from_value(json!({
+            "metadata": {"name": format!("js-w-{index}"), "labels": {
+                "jobset.sigs.k8s.io/restart-attempt": attempt, "jobset.sigs.k8s.io/replicatedjob-name": "w",
+                "jobset.sigs.k8s.io/job-index": index.to_string()}},
+            "spec": {"parallelism": 1, "selector": {}, "template": {"metadata": {"labels": {"job-name": "x"}},
+                "spec": {"containers": [{"name": "main", "image": image}]}}}
+        }))
+        .unwrap()
+    }
+
+    fn expected(js: &JobSet) -> BTreeMap<String, Normalized> {
+        js.spec
+            .replicated_jobs
+            .iter()
+            .map(|r| (r.name.clone(), normalize(&expected::expected_job(js, r))))
+            .collect()
+    }
+
+    #[test]
+    fn identical_jobs_have_no_drift() {
+        let js = jobset("app:v1", 2, json!({"restarts": 1}));
+        let d = compare(&js, &[job(0, "1", "app:v1"), job(1, "1", "app:v1")], &expected(&js));
+        assert!(!d.has_drift(), "{d:#?}");
+        assert_eq!((d.outdated_jobs(), d.total_jobs()), (0, 2));
+    }
+
+    #[test]
+    fn identical_drift_is_grouped() {
+        let js = jobset("app:v2", 3, json!({"restarts": 1}));
+        let jobs = [job(0, "1", "app:v1"), job(1, "1", "app:v1"), job(2, "1", "app:v2")];
+        let d = compare(&js, &jobs, &expected(&js));
+        assert!(d.has_drift());
+        let groups = &d.replicated_jobs[0].outdated;
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].jobs, ["js-w-0", "js-w-1"]);
+        assert_eq!(groups[0].changes[0].path, "spec.template.spec.containers[main].image");
+        assert_eq!((d.outdated_jobs(), d.total_jobs()), (2, 3));
+    }
+
+    #[test]
+    fn earlier_attempts_and_missing_jobs_are_not_drift() {
+        let js = jobset("app:v2", 2, json!({"restarts": 2}));
+        let d = compare(&js, &[job(0, "1", "app:v1"), job(1, "2", "app:v2")], &expected(&js));
+        assert!(!d.has_drift());
+        assert_eq!(d.previous_attempt_jobs, ["js-w-0"]);
+        assert_eq!(d.replicated_jobs[0].not_created, ["js-w-0"]);
+    }
+
+    #[test]
+    fn suspended_and_finished_jobsets_are_not_compared() {
+        let mut js = jobset("app:v2", 1, json!({"terminalState": "Completed"}));
+        assert_eq!(compare(&js, &[job(0, "0", "app:v1")], &expected(&js)).state, State::Completed);
+        js.spec.suspend = Some(true);
+        js.status.terminal_state = None;
+        let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
+        assert_eq!(d.state, State::Suspended);
+        assert!(!d.has_drift());
+    }
+
+    #[test]
+    fn scale_changes_are_separate_from_template_drift() {
+        let js = jobset("app:v1", 1, json!({}));
+        let mut j = job(0, "0", "app:v1");
+        j.spec["parallelism"] = json!(4);
+        let d = compare(&js, &[j], &expected(&js));
+        assert!(d.replicated_jobs[0].outdated.is_empty());
+        assert_eq!(
+            d.replicated_jobs[0].scale,
+            [ScaleChange { field: "parallelism", jobs: vec!["js-w-0".into()], live: Some(4), spec: Some(1) }]
+        );
+        assert!(d.has_drift());
+    }
+
+    #[test]
+    fn unlabelled_jobs_are_set_aside() {
+        let js = jobset("app:v1", 1, json!({}));
+        let mut j = job(0, "x", "app:v1");
+        j.metadata.name = Some("handmade".into());
+        let d = compare(&js, &[j], &expected(&js));
+        assert_eq!(d.unlabelled_jobs, ["handmade"]);
+    }
+
+    #[test]
+    fn job_ranges() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(job_range(&names(&["js-w-0", "js-w-1", "js-w-2", "js-w-3"])), "js-w-0..3");
+        assert_eq!(job_range(&names(&["js-w-0", "js-w-2", "js-w-3", "js-w-7"])), "js-w-0,2..3,7");
+        assert_eq!(job_range(&names(&["a-1", "b-2"])), "a-1,b-2");
+        assert_eq!(job_range(&names(&["js-w-5"])), "js-w-5");
+    }
+}
