@@ -41,6 +41,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "list"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "ls" -d 'List JobSets with their restart attempt, Job counts and status'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "get" -d 'List JobSets with their restart attempt, Job counts and status'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -125,6 +126,37 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l i
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l reason -d 'Why: recorded in the RestartingJobSet condition and an Event on the JobSet' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l expect-attempt -d 'Restart only if the JobSet is at this attempt; if it is already past it, report "already restarted" and succeed (idempotent scripts)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l dry-run -d 'Change nothing: `client` prints what would happen, `server` also runs admission' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l wait -d 'Wait until every Job of the new attempt exists (`--wait=ready`: is ready)' -r -f -a "created\t'Every Job of the new attempt exists'
+ready\t'Every Job of the new attempt is ready'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l timeout -d 'How long --wait waits (e.g. 90s, 5m)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l job -d 'Restart one Job, REPLICATEDJOB/INDEX, instead of the whole JobSet (needs the controller\'s RestartJob feature)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s o -l output -d 'Print the restarted JobSets instead of a sentence each' -r -f -a "json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l count-towards-max -d 'Count this restart towards failurePolicy.maxRestarts (refused if it would exceed it)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l force -d 'Restart even while Jobs of an earlier attempt still exist'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l if-outdated -d 'Only restart JobSets whose running Jobs differ from the spec (see `diff`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s y -l yes -d 'Do not ask for confirmation when restarting several JobSets'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -151,8 +183,9 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -157,6 +157,48 @@ _arguments "${_arguments_options[@]}" : \
 '*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
 && ret=0
 ;;
+(restart)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--reason=[Why\: recorded in the RestartingJobSet condition and an Event on the JobSet]:TEXT:_default' \
+'--expect-attempt=[Restart only if the JobSet is at this attempt; if it is already past it, report "already restarted" and succeed (idempotent scripts)]:N:_default' \
+'--dry-run=[Change nothing\: \`client\` prints what would happen, \`server\` also runs admission]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[Wait until every Job of the new attempt exists (\`--wait=ready\`\: is ready)]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits (e.g. 90s, 5m)]:DURATION:_default' \
+'--job=[Restart one Job, REPLICATEDJOB/INDEX, instead of the whole JobSet (needs the controller'\''s RestartJob feature)]:REPLICATEDJOB/INDEX:_default' \
+'-o+[Print the restarted JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--output=[Print the restarted JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'--count-towards-max[Count this restart towards failurePolicy.maxRestarts (refused if it would exceed it)]' \
+'--force[Restart even while Jobs of an earlier attempt still exist]' \
+'--if-outdated[Only restart JobSets whose running Jobs differ from the spec (see \`diff\`)]' \
+'-y[Do not ask for confirmation when restarting several JobSets]' \
+'--yes[Do not ask for confirmation when restarting several JobSets]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
@@ -225,6 +267,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(restart)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -253,6 +299,7 @@ _kubectl-jobset_commands() {
 'ls:List JobSets with their restart attempt, Job counts and status' \
 'get:List JobSets with their restart attempt, Job counts and status' \
 'diff:Show which running Jobs use an outdated template, and what differs' \
+'restart:Restart JobSets now, so a pending template takes effect' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -279,6 +326,7 @@ _kubectl-jobset__subcmd__help_commands() {
     local commands; commands=(
 'list:List JobSets with their restart attempt, Job counts and status' \
 'diff:Show which running Jobs use an outdated template, and what differs' \
+'restart:Restart JobSets now, so a pending template takes effect' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -310,10 +358,20 @@ _kubectl-jobset__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help list commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__restart_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__restart_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help restart commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__list_commands] )) ||
 _kubectl-jobset__subcmd__list_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset list commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__restart_commands] )) ||
+_kubectl-jobset__subcmd__restart_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset restart commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_kubectl-jobset" ]; then

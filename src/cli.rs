@@ -18,6 +18,12 @@ Exit codes:
   1  drift: Jobs run a template (or parallelism/completions) other than the spec's
   2  error (usage, API or cluster)";
 
+const RESTART_EXIT_CODES: &str = "\
+Exit codes:
+  0  restarted, already restarted, or skipped (--if-outdated)
+  1  error: refused, failed, or --wait timed out (nothing is changed by a refusal)
+  2  usage error";
+
 /// Diff, restart, history and rollback for JobSets (jobset.x-k8s.io/v1alpha2).
 ///
 /// kubectl passes no flags to plugins, so kubectl-jobset reads the usual kubectl
@@ -53,6 +59,16 @@ pub enum Command {
     /// `kubectl diff`. KUBECTL_EXTERNAL_DIFF is honoured as by kubectl diff.
     #[command(after_help = DIFF_EXIT_CODES)]
     Diff(DiffArgs),
+
+    /// Restart JobSets now, so a pending template takes effect.
+    ///
+    /// Bumps status.restarts through the jobsets/status subresource: the JobSet controller
+    /// then deletes every Job and recreates it from the current spec, exactly as after a
+    /// failure. At most one restart happens per observed attempt, however many people run
+    /// this at once. By default the restart does not count towards
+    /// failurePolicy.maxRestarts.
+    #[command(after_help = RESTART_EXIT_CODES)]
+    Restart(RestartArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
@@ -173,6 +189,84 @@ pub struct DiffArgs {
     /// A machine-readable report instead of unified diffs.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<DiffOutput>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DryRunMode {
+    None,
+    /// Print what would happen; send nothing.
+    Client,
+    /// Send the patch with dryRun=All, so admission runs; store nothing.
+    Server,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WaitCondition {
+    /// Every Job of the new attempt exists.
+    Created,
+    /// Every Job of the new attempt is ready.
+    Ready,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MutationOutput {
+    Json,
+    Yaml,
+    Name,
+}
+
+#[derive(Debug, Args)]
+pub struct RestartArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+
+    /// Why: recorded in the RestartingJobSet condition and an Event on the JobSet.
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+
+    /// Count this restart towards failurePolicy.maxRestarts (refused if it would exceed it).
+    #[arg(long)]
+    pub count_towards_max: bool,
+
+    /// Restart only if the JobSet is at this attempt; if it is already past it, report
+    /// "already restarted" and succeed (idempotent scripts).
+    #[arg(long, value_name = "N")]
+    pub expect_attempt: Option<i32>,
+
+    /// Restart even while Jobs of an earlier attempt still exist.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Only restart JobSets whose running Jobs differ from the spec (see `diff`).
+    #[arg(long)]
+    pub if_outdated: bool,
+
+    /// Change nothing: `client` prints what would happen, `server` also runs admission.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
+
+    /// Do not ask for confirmation when restarting several JobSets.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+
+    /// Wait until every Job of the new attempt exists (`--wait=ready`: is ready).
+    #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
+          default_missing_value = "created")]
+    pub wait: Option<WaitCondition>,
+
+    /// How long --wait waits (e.g. 90s, 5m).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
+    pub timeout: Duration,
+
+    /// Restart one Job, REPLICATEDJOB/INDEX, instead of the whole JobSet (needs the
+    /// controller's RestartJob feature).
+    #[arg(long, value_name = "REPLICATEDJOB/INDEX")]
+    pub job: Option<String>,
+
+    /// Print the restarted JobSets instead of a sentence each.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MutationOutput>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -310,6 +404,37 @@ mod tests {
         assert_eq!(diff.output, Some(DiffOutput::Json));
         let err = Cli::try_parse_from(["kubectl-jobset", "diff", "--summary", "-o", "json"]).unwrap_err();
         assert_eq!(err.exit_code(), 2);
+    }
+
+    #[test]
+    fn restart_flags() {
+        let cli = Cli::try_parse_from([
+            "kubectl-jobset",
+            "restart",
+            "train",
+            "--reason",
+            "new image",
+            "--dry-run",
+            "--wait=ready",
+            "--timeout",
+            "90s",
+            "--expect-attempt",
+            "3",
+            "-y",
+        ])
+        .unwrap();
+        let Command::Restart(r) = cli.command else { panic!("expected restart") };
+        assert_eq!(r.reason.as_deref(), Some("new image"));
+        assert_eq!(r.dry_run, DryRunMode::Client, "bare --dry-run means client");
+        assert_eq!(r.wait, Some(WaitCondition::Ready));
+        assert_eq!(r.timeout, Duration::from_secs(90));
+        assert_eq!(r.expect_attempt, Some(3));
+        assert!(r.yes);
+        let cli = Cli::try_parse_from(["kubectl-jobset", "restart", "train", "--dry-run=server", "--wait"])
+            .unwrap();
+        let Command::Restart(r) = cli.command else { panic!("expected restart") };
+        assert_eq!((r.dry_run, r.wait), (DryRunMode::Server, Some(WaitCondition::Created)));
+        assert!(Cli::try_parse_from(["kubectl-jobset", "restart", "x", "--dry-run=maybe"]).is_err());
     }
 
     #[test]

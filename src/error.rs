@@ -145,6 +145,22 @@ pub enum Error {
     #[error("{op}: {reason}")]
     Transport { op: Box<Op>, reason: String },
 
+    /// A command refused to act on an object, and why (nothing was changed).
+    #[error("{what} not {verb}: {why}")]
+    Refused { what: String, verb: &'static str, why: String },
+
+    /// Some of several targets failed; each was reported already.
+    #[error("{failed} of {total} JobSets failed (see above)")]
+    Several { failed: usize, total: usize },
+
+    /// `--wait` gave up, or what it waited for cannot happen any more.
+    #[error("{0}")]
+    Wait(String),
+
+    /// The user declined the confirmation prompt.
+    #[error("aborted: nothing was changed")]
+    Aborted,
+
     /// Output could not be written or encoded.
     #[error("cannot write output: {0}")]
     Output(String),

@@ -12,6 +12,7 @@ pub mod diff;
 pub mod error;
 pub mod model;
 pub mod render;
+pub mod restart;
 pub mod select;
 
 use std::io::Write;
@@ -58,6 +59,14 @@ pub async fn run(
             };
             commands::diff::run(&cluster, &plan, out, err).await
         }
+        Command::Restart(args) => {
+            let cluster = cluster::connect(&connect, log).await?;
+            let plan = restart_plan(&args, &cli.global, &cluster)?;
+            let mut ask = |question: &str| ask_on_terminal(question);
+            let confirm: commands::Confirm<'_> =
+                if args.yes || !stdin_is_terminal() { None } else { Some(&mut ask) };
+            commands::restart::run(&cluster, &plan, out, err, confirm).await
+        }
         Command::Completion(args) => {
             completion::write_script(args.shell, out)?;
             Ok(ExitStatus::Success)
@@ -67,6 +76,88 @@ pub async fn run(
             Ok(ExitStatus::Success)
         }
     }
+}
+
+fn restart_plan(
+    args: &cli::RestartArgs,
+    global: &GlobalArgs,
+    cluster: &Cluster,
+) -> Result<commands::restart::RestartPlan> {
+    use commands::restart::{DryRun, RestartPlan, WaitFor};
+    use error::Error;
+    if args.select.names.is_empty() && args.select.selector.is_none() && !args.select.all_namespaces {
+        return Err(Error::Usage("name the JobSets to restart, or select them with -l or -A".into()));
+    }
+    let job = args.job.as_deref().map(restart::parse_job_target).transpose().map_err(Error::Usage)?;
+    if job.is_some() {
+        if args.select.names.len() != 1 {
+            return Err(Error::Usage("--job restarts one Job of one JobSet: name exactly one JobSet".into()));
+        }
+        for (set, flag) in [
+            (args.if_outdated, "--if-outdated"),
+            (args.count_towards_max, "--count-towards-max"),
+            (args.wait.is_some(), "--wait"),
+        ] {
+            if set {
+                return Err(Error::Usage(format!("--job cannot be combined with {flag}")));
+            }
+        }
+    }
+    if args.expect_attempt.is_some_and(|a| a < 0) {
+        return Err(Error::Usage("--expect-attempt must be 0 or more".into()));
+    }
+    if args.timeout.is_zero() {
+        return Err(Error::Usage("--timeout must be longer than 0s".into()));
+    }
+    Ok(RestartPlan {
+        selection: selection(&args.select, cluster)?,
+        options: restart::RestartOptions {
+            count_towards_max: args.count_towards_max,
+            expect_attempt: args.expect_attempt,
+            force: args.force,
+            reason: args.reason.clone(),
+            requested_by: global.as_user.clone().unwrap_or_else(|| "a kubectl-jobset user".into()),
+            job,
+        },
+        if_outdated: args.if_outdated,
+        dry_run: match args.dry_run {
+            cli::DryRunMode::None => DryRun::None,
+            cli::DryRunMode::Client => DryRun::Client,
+            cli::DryRunMode::Server => DryRun::Server,
+        },
+        wait: args.wait.map(|w| match w {
+            cli::WaitCondition::Created => WaitFor::Created,
+            cli::WaitCondition::Ready => WaitFor::Ready,
+        }),
+        timeout: args.timeout,
+        format: args.output.map(|o| match o {
+            cli::MutationOutput::Json => Format::Json,
+            cli::MutationOutput::Yaml => Format::Yaml,
+            cli::MutationOutput::Name => Format::Name,
+        }),
+        color: color(global),
+        progress: err_is_terminal(),
+    })
+}
+
+fn stdin_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal()
+}
+
+fn err_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal()
+}
+
+/// Asks a yes/no question on the terminal; only `y` or `yes` agree.
+fn ask_on_terminal(question: &str) -> Result<bool> {
+    let mut stderr = std::io::stderr();
+    write!(stderr, "{question}")?;
+    stderr.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }
 
 fn selection(args: &cli::SelectArgs, cluster: &Cluster) -> Result<Selection> {

@@ -205,3 +205,146 @@ async fn diff_dry_runs_each_distinct_template_once() {
     assert_eq!(probe["kind"], "Job");
     assert_eq!(probe["spec"]["template"]["spec"]["containers"][0]["image"], "app:v1");
 }
+
+fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
+    use kubectl_jobset::commands::restart::{DryRun, RestartPlan};
+    RestartPlan {
+        selection: Selection::new(&[name.to_string()], false, None, "ml").unwrap(),
+        options: kubectl_jobset::restart::RestartOptions {
+            reason: Some("new image".into()),
+            requested_by: "someone".into(),
+            ..Default::default()
+        },
+        if_outdated: false,
+        dry_run: DryRun::None,
+        wait: None,
+        timeout: Duration::from_secs(5),
+        format: None,
+        color: false,
+        progress: false,
+    }
+}
+
+fn restarted(attempt: i64) -> Value {
+    let mut js = jobset("train", "ml");
+    js["metadata"]["resourceVersion"] = json!("100");
+    js["status"] = json!({"restarts": attempt, "conditions": [{"type": "Other", "status": "True"}]});
+    js
+}
+
+/// Answers a restart conversation; `patch_status` decides the PATCH response.
+async fn restart_server(
+    mut handle: Handle,
+    mut patch_status: impl FnMut(usize) -> StatusCode,
+    mut get_attempt: impl FnMut(usize) -> i64,
+) -> Vec<(String, Value)> {
+    let mut seen = Vec::new();
+    let (mut patches, mut gets) = (0, 0);
+    while let Ok(Some((request, send))) =
+        tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+    {
+        let (parts, body) = request.into_parts();
+        let body = body.collect_bytes().await.unwrap();
+        let body: Value = if body.is_empty() { Value::Null } else { serde_json::from_slice(&body).unwrap() };
+        let content_type =
+            parts.headers.get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
+        seen.push((format!("{} {} {content_type}", parts.method, parts.uri), body.clone()));
+        let path = parts.uri.path().to_owned();
+        if parts.method == http::Method::PATCH {
+            patches += 1;
+            match patch_status(patches) {
+                StatusCode::OK => respond(send, StatusCode::OK, restarted(1)),
+                code => respond(
+                    send,
+                    code,
+                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                    "message": "the server rejected our request due to an error in our request", "reason": "Invalid", "code": code.as_u16()}),
+                ),
+            }
+        } else if path.ends_with("/selfsubjectreviews") {
+            respond(send, StatusCode::CREATED, json!({"status": {"userInfo": {"username": "alice"}}}));
+        } else if path.ends_with("/events") {
+            respond(send, StatusCode::CREATED, body);
+        } else if path.ends_with("/jobsets/train") {
+            gets += 1;
+            respond(send, StatusCode::OK, restarted(get_attempt(gets)));
+        } else {
+            respond(send, StatusCode::OK, list(vec![], None));
+        }
+    }
+    seen
+}
+
+#[tokio::test]
+async fn restart_sends_one_guarded_json_patch_to_the_status_subresource() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    let server = tokio::spawn(restart_server(handle, |_| StatusCode::OK, |_| 0));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
+        .await
+        .unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
+    let seen = server.await.unwrap();
+    let (request, patch) = seen.iter().find(|(r, _)| r.starts_with("PATCH")).unwrap();
+    assert_eq!(
+        request,
+        "PATCH /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset application/json-patch+json"
+    );
+    let condition = &patch[2]["value"];
+    assert_eq!(
+        patch,
+        &json!([
+            {"op": "test", "path": "/status/restarts", "value": 0},
+            {"op": "add", "path": "/status/restarts", "value": 1},
+            {"op": "add", "path": "/status/conditions/-", "value": {"type": "RestartingJobSet", "status": "True",
+                "reason": "ManualRestart", "message": "restart 1 requested by alice with kubectl-jobset: new image",
+                "lastTransitionTime": condition["lastTransitionTime"]}}
+        ])
+    );
+    let (_, event) =
+        seen.iter().find(|(r, _)| r.starts_with("POST /api/v1/namespaces/ml/events")).expect("an Event");
+    assert_eq!(event["reason"], "ManualRestart");
+    assert_eq!(event["involvedObject"]["name"], "train");
+    assert_eq!(event["message"], "restart (attempt 0 → 1) requested by alice with kubectl-jobset: new image");
+}
+
+#[tokio::test]
+async fn a_lost_race_rereads_and_reports_already_restarted() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    // The first GET sees attempt 0; the PATCH's test op fails (422); the re-read sees 1.
+    let server = tokio::spawn(restart_server(
+        handle,
+        |_| StatusCode::UNPROCESSABLE_ENTITY,
+        |n| if n == 1 { 0 } else { 1 },
+    ));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        "jobset.jobset.x-k8s.io/train already restarted (attempt 1)\n"
+    );
+    let seen = server.await.unwrap();
+    let patches = seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count();
+    assert_eq!(patches, 1, "no second restart: {seen:?}");
+    assert!(!seen.iter().any(|(r, _)| r.contains("/events")), "no Event for a restart we did not make");
+}
+
+#[tokio::test]
+async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    // The test op fails once because the controller wrote status, but the attempt is unchanged.
+    let server = tokio::spawn(restart_server(
+        handle,
+        |n| if n == 1 { StatusCode::CONFLICT } else { StatusCode::OK },
+        |_| 0,
+    ));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
+        .await
+        .unwrap();
+    assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
+    let seen = server.await.unwrap();
+    assert_eq!(seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count(), 2);
+}

@@ -4,7 +4,7 @@
 //! we read is exactly the server's (no partial typed round trip) and the request log
 //! shows the real conversation.
 
-use kube::api::{ListParams, PostParams};
+use kube::api::{ListParams, Patch, PatchParams, PostParams};
 use kube::core::{ObjectList, Request};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -99,6 +99,78 @@ impl Cluster {
         self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
     }
 }
+
+impl Cluster {
+    /// JSON patch (`application/json-patch+json`) of an object or its subresource, with
+    /// our field manager; `dry_run` sends `dryRun=All` so admission runs but nothing is stored.
+    pub async fn json_patch(
+        &self,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        subresource: Option<&'static str>,
+        ops: &[Value],
+        dry_run: bool,
+    ) -> Result<Value> {
+        let mut op = Op::new("patch", kind.resource, Some(namespace)).named(name);
+        op.subresource = subresource;
+        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops.to_vec()))
+            .map_err(|e| Error::Output(format!("invalid patch: {e}")))?;
+        let params =
+            PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
+        let patch = Patch::Json::<()>(patch);
+        let request = Request::new(kind.url(Some(namespace)));
+        let http_request = match subresource {
+            Some(sub) => request.patch_subresource(sub, name, &params, &patch),
+            None => request.patch(name, &params, &patch),
+        }
+        .map_err(|e| build_error(&op, e))?;
+        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// Creates an object (POST); `dry_run` sends `dryRun=All`.
+    pub async fn create(
+        &self,
+        kind: Kind,
+        namespace: Option<&str>,
+        object: &Value,
+        dry_run: bool,
+    ) -> Result<Value> {
+        let op = Op::new("create", kind.resource, namespace);
+        let params = PostParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()) };
+        let body = serde_json::to_vec(object).map_err(|e| Error::Output(e.to_string()))?;
+        let http_request =
+            Request::new(kind.url(namespace)).create(&params, body).map_err(|e| build_error(&op, e))?;
+        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// Who the API server says we are (SelfSubjectReview); `None` if it will not say.
+    pub async fn whoami(&self) -> Option<String> {
+        let review =
+            serde_json::json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"});
+        let answer = self.create(SELF_SUBJECT_REVIEWS, None, &review, false).await.ok()?;
+        answer["status"]["userInfo"]["username"].as_str().map(str::to_owned)
+    }
+}
+
+/// True when a write failed only because its precondition (a JSON patch `test` op or a
+/// resourceVersion) no longer held: someone else changed the object first.
+pub fn is_precondition_failure(err: &Error) -> bool {
+    match err {
+        Error::Conflict { .. } => true,
+        // A failed `test` op: 422 with the API server's generic message.
+        Error::Api { code: 422, message, .. } => message.contains("error in our request"),
+        _ => false,
+    }
+}
+
+pub const EVENTS: Kind = Kind { group: "", version: "v1", plural: "events", resource: "events" };
+pub const SELF_SUBJECT_REVIEWS: Kind = Kind {
+    group: "authentication.k8s.io",
+    version: "v1",
+    plural: "selfsubjectreviews",
+    resource: "selfsubjectreviews.authentication.k8s.io",
+};
 
 fn build_error(op: &Op, err: kube::core::request::Error) -> Error {
     Error::Transport { op: Box::new(op.clone()), reason: format!("cannot build the request: {err}") }

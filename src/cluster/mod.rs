@@ -4,5 +4,6 @@ pub mod api;
 mod connect;
 pub mod fleet;
 pub mod request_log;
+pub mod watch;
 
 pub use connect::{Cluster, ConnectOptions, connect};

@@ -138,7 +138,7 @@ async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> 
     }
 }
 
-fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
+pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
     for d in drifts {
         let notes = notes(d);
         if !d.has_drift() && notes.is_empty() {

@@ -3,6 +3,10 @@
 
 pub mod diff;
 pub mod list;
+pub mod restart;
+
+/// Asks the user a yes/no question (None: do not ask, proceed).
+pub type Confirm<'a> = Option<&'a mut dyn FnMut(&str) -> crate::error::Result<bool>>;
 
 /// How a command ended, before it becomes a process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

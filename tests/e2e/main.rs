@@ -7,4 +7,5 @@ mod support;
 mod diff;
 mod errors;
 mod list;
+mod restart;
 mod smoke;

@@ -1,0 +1,105 @@
+//! Watching one JobSet and its Jobs (for `restart --wait`): a stream of snapshots, fed
+//! by two watches rather than polling.
+
+use std::collections::BTreeMap;
+
+use futures::{Stream, StreamExt};
+use kube::api::{Api, DynamicObject};
+use kube::discovery::ApiResource;
+use kube::runtime::{WatchStreamExt, watcher};
+
+use super::Cluster;
+use crate::error::{Error, Result};
+use crate::model::jobset::{ChildJob, JobSet, labels};
+
+/// The latest state seen: the JobSet (None once deleted) and its Jobs.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub jobset: Option<JobSet>,
+    pub jobs: Vec<ChildJob>,
+    /// False until both watches have listed their objects once.
+    pub synced: bool,
+}
+
+enum Update {
+    JobSet(watcher::Event<DynamicObject>),
+    Job(watcher::Event<DynamicObject>),
+}
+
+fn resource(group: &str, version: &str, kind: &str, plural: &str) -> ApiResource {
+    ApiResource {
+        group: group.into(),
+        version: version.into(),
+        api_version: if group.is_empty() { version.into() } else { format!("{group}/{version}") },
+        kind: kind.into(),
+        plural: plural.into(),
+    }
+}
+
+/// Snapshots of the JobSet `name` and its Jobs, one per change.
+pub fn watch_jobset(
+    cluster: &Cluster,
+    namespace: &str,
+    name: &str,
+) -> impl Stream<Item = Result<Snapshot>> + use<> {
+    let jobsets: Api<DynamicObject> = Api::namespaced_with(
+        cluster.client.clone(),
+        namespace,
+        &resource("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets"),
+    );
+    let jobs: Api<DynamicObject> =
+        Api::namespaced_with(cluster.client.clone(), namespace, &resource("batch", "v1", "Job", "jobs"));
+    let jobset_events = watcher(jobsets, watcher::Config::default().fields(&format!("metadata.name={name}")))
+        .default_backoff()
+        .map(|e| e.map(Update::JobSet));
+    let job_events =
+        watcher(jobs, watcher::Config::default().labels(&format!("{}={name}", labels::JOBSET_NAME)))
+            .default_backoff()
+            .map(|e| e.map(Update::Job));
+    let errors = cluster.errors.clone();
+    let (mut jobset, mut jobs_by_name) = (None::<JobSet>, BTreeMap::<String, ChildJob>::new());
+    let (mut jobset_synced, mut jobs_synced) = (false, false);
+    futures::stream::select(jobset_events, job_events).map(move |update| {
+        match update.map_err(|e| Error::Transport {
+            op: Box::new(crate::error::Op::new("watch", crate::error::JOBSET_RESOURCE, None)),
+            reason: format!("{e} (API server at {})", errors.server),
+        })? {
+            Update::JobSet(event) => match event {
+                watcher::Event::Apply(o) | watcher::Event::InitApply(o) => jobset = Some(to_jobset(o)?),
+                watcher::Event::Delete(_) => jobset = None,
+                watcher::Event::Init => jobset = None,
+                watcher::Event::InitDone => jobset_synced = true,
+            },
+            Update::Job(event) => match event {
+                watcher::Event::Apply(o) | watcher::Event::InitApply(o) => {
+                    let job = to_job(o)?;
+                    jobs_by_name.insert(job.name().to_owned(), job);
+                }
+                watcher::Event::Delete(o) => {
+                    jobs_by_name.remove(o.metadata.name.as_deref().unwrap_or_default());
+                }
+                watcher::Event::Init => jobs_by_name.clear(),
+                watcher::Event::InitDone => jobs_synced = true,
+            },
+        }
+        Ok(Snapshot {
+            jobset: jobset.clone(),
+            jobs: jobs_by_name.values().cloned().collect(),
+            synced: jobset_synced && jobs_synced,
+        })
+    })
+}
+
+fn to_value(object: DynamicObject) -> Result<serde_json::Value> {
+    serde_json::to_value(object).map_err(|e| Error::Output(e.to_string()))
+}
+
+fn to_jobset(object: DynamicObject) -> Result<JobSet> {
+    JobSet::from_raw(to_value(object)?)
+        .map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}")))
+}
+
+fn to_job(object: DynamicObject) -> Result<ChildJob> {
+    serde_json::from_value(to_value(object)?)
+        .map_err(|e| Error::Output(format!("unexpected Job from the server: {e}")))
+}

@@ -1,0 +1,412 @@
+//! Restart planning, without I/O: from a JobSet, its Jobs and the flags, either the
+//! exact status patch to send or the reason not to. A restart bumps `status.restarts`
+//! (the controller then recreates every Job from the current spec), guarded by a JSON
+//! patch `test` so that two restarts of the same observed attempt make one.
+
+use serde_json::{Value, json};
+
+use crate::model::jobset::{ChildJob, JobSet, labels};
+
+/// The controller that acts on JobSets when `spec.managedBy` is unset or this value.
+pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
+/// Our reason on the `RestartingJobSet` condition and the Event.
+pub const RESTART_REASON: &str = "ManualRestart";
+
+#[derive(Debug, Clone, Default)]
+pub struct RestartOptions {
+    /// Also bump `restartsCountTowardsMax` (and respect `failurePolicy.maxRestarts`).
+    pub count_towards_max: bool,
+    /// Only restart if the current attempt is this one (idempotent scripting).
+    pub expect_attempt: Option<i32>,
+    /// Restart even while Jobs of an earlier attempt still exist.
+    pub force: bool,
+    /// Why, in the user's words (condition message, Event).
+    pub reason: Option<String>,
+    /// Who asked (for the condition message and the Event).
+    pub requested_by: String,
+    /// `REPLICATEDJOB/INDEX`: restart one Job (RestartJob feature) instead of all.
+    pub job: Option<(String, usize)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// Send these JSON patch operations to `jobsets/status`.
+    Patch { ops: Vec<Value>, from: i32, to: i32 },
+    /// Nothing to do: the JobSet is already past the attempt the user meant.
+    AlreadyRestarted { attempt: i32 },
+    /// Refused, with a reason that says what to do.
+    Refuse(String),
+}
+
+/// Decides what `restart` does to one JobSet, at time `now` (RFC 3339).
+pub fn plan(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions, now: &str) -> Decision {
+    let attempt = jobset.attempt();
+    if let Some(expected) = opts.expect_attempt {
+        if attempt > expected {
+            return Decision::AlreadyRestarted { attempt };
+        }
+        if attempt < expected {
+            return Decision::Refuse(format!(
+                "the JobSet is at attempt {attempt}, not {expected} (--expect-attempt): nothing was changed"
+            ));
+        }
+    }
+    if let Some(reason) = refusal(jobset, jobs, opts) {
+        return Decision::Refuse(reason);
+    }
+    match &opts.job {
+        Some((rjob, index)) => plan_job_restart(jobset, jobs, rjob, *index),
+        None => Decision::Patch { ops: restart_ops(jobset, opts, now), from: attempt, to: attempt + 1 },
+    }
+}
+
+fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<String> {
+    let state = crate::diff::state_of(jobset);
+    if state == crate::diff::State::Completed || state == crate::diff::State::Failed {
+        let what = if state == crate::diff::State::Completed { "completed" } else { "failed" };
+        return Some(format!(
+            "the JobSet has {what}: the controller does not recreate Jobs of a finished JobSet; \
+             create a new JobSet to run again"
+        ));
+    }
+    if let Some(manager) = jobset.spec.managed_by.as_deref().filter(|m| *m != JOBSET_CONTROLLER) {
+        return Some(format!(
+            "the JobSet is managed by {manager:?} (spec.managedBy), not the JobSet controller: \
+             restart it through that controller"
+        ));
+    }
+    if jobset.is_suspended() {
+        return Some(
+            "the JobSet is suspended: a restart would only recreate its Jobs suspended. Resume it \
+             (kubectl patch jobset NAME --type=merge -p '{\"spec\":{\"suspend\":false}}'): the controller \
+             then starts the existing Jobs, merging in the spec's pod labels, annotations, nodeSelector, \
+             tolerations and schedulingGates; other template changes wait for the next restart"
+                .to_owned(),
+        );
+    }
+    let attempt = jobset.attempt();
+    let previous: Vec<&str> = jobs
+        .iter()
+        .filter(|j| {
+            j.attempt().is_some_and(|a| a < attempt) || (j.is_deleting() && j.attempt() == Some(attempt))
+        })
+        .map(|j| j.name())
+        .collect();
+    if !previous.is_empty() && !opts.force {
+        return Some(format!(
+            "the previous restart is still in progress: {} of an earlier attempt still exist; \
+             wait for them to be deleted, or pass --force",
+            previous.join(", ")
+        ));
+    }
+    if opts.count_towards_max {
+        let max = jobset.raw["spec"]["failurePolicy"]["maxRestarts"].as_i64().unwrap_or(0);
+        let counted = i64::from(jobset.status.restarts_count_towards_max);
+        if counted + 1 > max {
+            return Some(format!(
+                "--count-towards-max: this would be restart {} of failurePolicy.maxRestarts {max}; \
+                 drop --count-towards-max to restart without counting it",
+                counted + 1
+            ));
+        }
+    }
+    None
+}
+
+/// The JSON patch for a whole-JobSet restart.
+fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Vec<Value> {
+    let attempt = jobset.attempt();
+    let status = &jobset.raw["status"];
+    let mut ops = Vec::new();
+    if status.is_null() {
+        // No status yet: guard on the whole object instead.
+        ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}));
+        ops.push(json!({"op": "add", "path": "/status", "value": {}}));
+    }
+    // `restarts` is omitted from JSON while 0, so a test op cannot see it: guard on the
+    // resourceVersion for the first restart, on the value itself afterwards.
+    match status.get("restarts") {
+        Some(current) => ops.push(json!({"op": "test", "path": "/status/restarts", "value": current})),
+        None if !status.is_null() => {
+            ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}))
+        }
+        None => {}
+    }
+    ops.push(json!({"op": "add", "path": "/status/restarts", "value": attempt + 1}));
+    if opts.count_towards_max {
+        let counted = jobset.status.restarts_count_towards_max;
+        if let Some(current) = status.get("restartsCountTowardsMax") {
+            ops.push(json!({"op": "test", "path": "/status/restartsCountTowardsMax", "value": current}));
+        }
+        ops.push(json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": counted + 1}));
+    }
+    let message = match &opts.reason {
+        Some(reason) => format!(
+            "restart {} requested by {} with kubectl-jobset: {reason}",
+            attempt + 1,
+            opts.requested_by
+        ),
+        None => format!("restart {} requested by {} with kubectl-jobset", attempt + 1, opts.requested_by),
+    };
+    let condition = json!({"type": "RestartingJobSet", "status": "True", "reason": RESTART_REASON,
+        "message": message, "lastTransitionTime": now});
+    match status["conditions"].as_array() {
+        None => ops.push(json!({"op": "add", "path": "/status/conditions", "value": [condition]})),
+        Some(conditions) => {
+            match conditions.iter().position(|c| c["type"] == "RestartingJobSet") {
+                Some(i) => {
+                    ops.push(json!({"op": "test", "path": format!("/status/conditions/{i}/type"), "value": "RestartingJobSet"}));
+                    ops.push(json!({"op": "replace", "path": format!("/status/conditions/{i}"), "value": condition}));
+                }
+                None => ops.push(json!({"op": "add", "path": "/status/conditions/-", "value": condition})),
+            }
+        }
+    }
+    ops
+}
+
+/// `--job RJOB/INDEX`: bump that Job's entry in `replicatedJobsStatus[].jobRestarts`
+/// (the RestartJob feature). Jobs carry `job-restart-attempt` only when it is on.
+fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize) -> Decision {
+    let Some(spec) = jobset.spec.replicated_jobs.iter().find(|r| r.name == rjob) else {
+        let names: Vec<&str> = jobset.spec.replicated_jobs.iter().map(|r| r.name.as_str()).collect();
+        return Decision::Refuse(format!(
+            "--job: no replicatedJob {rjob:?} (the JobSet has: {})",
+            names.join(", ")
+        ));
+    };
+    if index >= spec.replicas.max(0) as usize {
+        return Decision::Refuse(format!(
+            "--job: replicatedJob {rjob:?} has {} replicas (indexes 0..{})",
+            spec.replicas,
+            spec.replicas - 1
+        ));
+    }
+    let job_name = format!("{}-{rjob}-{index}", jobset.name());
+    let Some(job) = jobs.iter().find(|j| j.name() == job_name && !j.is_deleting()) else {
+        return Decision::Refuse(format!(
+            "--job: Job {job_name} does not exist yet; wait for the controller to create it"
+        ));
+    };
+    if job.label("jobset.sigs.k8s.io/job-restart-attempt").is_none() {
+        return Decision::Refuse(
+            "--job: this JobSet controller does not support per-Job restarts (the RestartJob feature gate is off: \
+             Jobs carry no jobset.sigs.k8s.io/job-restart-attempt label); restart the whole JobSet instead"
+                .to_owned(),
+        );
+    }
+    let statuses = jobset.raw["status"]["replicatedJobsStatus"].as_array();
+    let Some(i) = statuses.and_then(|s| s.iter().position(|r| r["name"] == rjob)) else {
+        return Decision::Refuse(format!(
+            "--job: the JobSet status has no entry for {rjob:?} yet; try again shortly"
+        ));
+    };
+    let entry = &jobset.raw["status"]["replicatedJobsStatus"][i];
+    let base = format!("/status/replicatedJobsStatus/{i}");
+    let mut ops = vec![json!({"op": "test", "path": format!("{base}/name"), "value": rjob})];
+    match entry["jobRestarts"].as_array().filter(|a| a.len() == spec.replicas as usize) {
+        Some(restarts) => {
+            let current = restarts[index].as_i64().unwrap_or(0);
+            ops.push(json!({"op": "test", "path": format!("{base}/jobRestarts/{index}"), "value": current}));
+            ops.push(
+                json!({"op": "replace", "path": format!("{base}/jobRestarts/{index}"), "value": current + 1}),
+            );
+        }
+        None => {
+            // The arrays must hold exactly `replicas` entries.
+            let mut restarts = vec![0; spec.replicas as usize];
+            restarts[index] = 1;
+            ops.insert(0, json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}));
+            ops.push(json!({"op": "add", "path": format!("{base}/jobRestarts"), "value": restarts}));
+        }
+    }
+    let attempt = jobset.attempt();
+    Decision::Patch { ops, from: attempt, to: attempt }
+}
+
+/// Parses `REPLICATEDJOB/INDEX`.
+pub fn parse_job_target(text: &str) -> Result<(String, usize), String> {
+    let (rjob, index) = text
+        .rsplit_once('/')
+        .ok_or_else(|| format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"))?;
+    let index =
+        index.parse().map_err(|_| format!("--job {text:?}: the index must be a number, e.g. workers/3"))?;
+    if rjob.is_empty() {
+        return Err(format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"));
+    }
+    Ok((rjob.to_owned(), index))
+}
+
+/// Whether the Jobs of `attempt` are all there (and, with `ready`, ready).
+pub fn progress(jobset: &JobSet, jobs: &[ChildJob], attempt: i32, ready: bool) -> (usize, usize) {
+    let expected = jobset.expected_jobs();
+    let done = jobs
+        .iter()
+        .filter(|j| j.attempt() == Some(attempt) && !j.is_deleting())
+        .filter(|j| !ready || j.is_ready() || j.state() == crate::model::jobset::JobState::Succeeded)
+        .filter(|j| j.label(labels::REPLICATED_JOB).is_some())
+        .count();
+    (done.min(expected), expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobset(status: Value, spec_extra: Value) -> JobSet {
+        let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}], "failurePolicy": {"maxRestarts": 2}});
+        for (k, v) in spec_extra.as_object().unwrap() {
+            spec[k] = v.clone();
+        }
+        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "resourceVersion": "42"}, "spec": spec, "status": status}))
+            .unwrap()
+    }
+
+    fn job(name: &str, attempt: i32, extra_labels: Value) -> ChildJob {
+        let mut labels = json!({"jobset.sigs.k8s.io/restart-attempt": attempt.to_string(), "jobset.sigs.k8s.io/replicatedjob-name": "w"});
+        for (k, v) in extra_labels.as_object().unwrap() {
+            labels[k] = v.clone();
+        }
+        serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}})).unwrap()
+    }
+
+    fn opts() -> RestartOptions {
+        RestartOptions {
+            requested_by: "alice".into(),
+            reason: Some("new image".into()),
+            ..Default::default()
+        }
+    }
+
+    const NOW: &str = "2026-11-30T12:00:00Z";
+
+    #[test]
+    fn restart_bumps_attempt_with_a_test_guard_and_a_condition() {
+        let js =
+            jobset(json!({"restarts": 2, "conditions": [{"type": "Other", "status": "True"}]}), json!({}));
+        let Decision::Patch { ops, from, to } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        assert_eq!((from, to), (2, 3));
+        assert_eq!(
+            ops,
+            [
+                json!({"op": "test", "path": "/status/restarts", "value": 2}),
+                json!({"op": "add", "path": "/status/restarts", "value": 3}),
+                json!({"op": "add", "path": "/status/conditions/-", "value": {"type": "RestartingJobSet", "status": "True",
+                    "reason": "ManualRestart", "message": "restart 3 requested by alice with kubectl-jobset: new image",
+                    "lastTransitionTime": NOW}}),
+            ]
+        );
+    }
+
+    #[test]
+    fn first_restart_is_guarded_by_resource_version() {
+        let js = jobset(json!({"replicatedJobsStatus": []}), json!({}));
+        let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "42"}));
+        assert_eq!(ops[1], json!({"op": "add", "path": "/status/restarts", "value": 1}));
+        assert_eq!(ops[2]["path"], "/status/conditions");
+    }
+
+    #[test]
+    fn an_existing_restarting_condition_is_replaced_in_place() {
+        let js = jobset(
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "False"}]}),
+            json!({}),
+        );
+        let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        assert_eq!(
+            ops[2],
+            json!({"op": "test", "path": "/status/conditions/0/type", "value": "RestartingJobSet"})
+        );
+        assert_eq!(ops[3]["op"], "replace");
+    }
+
+    #[test]
+    fn counting_towards_max_bumps_both_and_respects_the_limit() {
+        let mut o = opts();
+        o.count_towards_max = true;
+        let js = jobset(json!({"restarts": 1, "restartsCountTowardsMax": 1}), json!({}));
+        let Decision::Patch { ops, .. } = plan(&js, &[], &o, NOW) else { panic!() };
+        assert!(ops.contains(&json!({"op": "test", "path": "/status/restartsCountTowardsMax", "value": 1})));
+        assert!(ops.contains(&json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": 2})));
+        let js = jobset(json!({"restarts": 2, "restartsCountTowardsMax": 2}), json!({}));
+        let Decision::Refuse(why) = plan(&js, &[], &o, NOW) else { panic!() };
+        assert!(why.contains("maxRestarts 2"), "{why}");
+    }
+
+    #[test]
+    fn refusals() {
+        let cases = [
+            (jobset(json!({"terminalState": "Completed"}), json!({})), "completed"),
+            (jobset(json!({"conditions": [{"type": "Failed", "status": "True"}]}), json!({})), "failed"),
+            (
+                jobset(json!({}), json!({"managedBy": "kueue.x-k8s.io/multikueue"})),
+                "managed by \"kueue.x-k8s.io/multikueue\"",
+            ),
+            (jobset(json!({}), json!({"suspend": true})), "suspended"),
+        ];
+        for (js, want) in cases {
+            match plan(&js, &[], &opts(), NOW) {
+                Decision::Refuse(why) => assert!(why.contains(want), "{why}"),
+                other => panic!("{want}: {other:?}"),
+            }
+        }
+        let js = jobset(json!({}), json!({"managedBy": JOBSET_CONTROLLER}));
+        assert!(matches!(plan(&js, &[], &opts(), NOW), Decision::Patch { .. }));
+    }
+
+    #[test]
+    fn a_restart_in_progress_needs_force() {
+        let js = jobset(json!({"restarts": 2}), json!({}));
+        let jobs = [job("js-w-0", 1, json!({})), job("js-w-1", 2, json!({}))];
+        let Decision::Refuse(why) = plan(&js, &jobs, &opts(), NOW) else { panic!() };
+        assert!(why.contains("js-w-0") && why.contains("--force"), "{why}");
+        let mut o = opts();
+        o.force = true;
+        assert!(matches!(plan(&js, &jobs, &o, NOW), Decision::Patch { .. }));
+    }
+
+    #[test]
+    fn expect_attempt_makes_scripts_idempotent() {
+        let js = jobset(json!({"restarts": 3}), json!({}));
+        let mut o = opts();
+        o.expect_attempt = Some(2);
+        assert_eq!(plan(&js, &[], &o, NOW), Decision::AlreadyRestarted { attempt: 3 });
+        o.expect_attempt = Some(4);
+        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Refuse(_)));
+        o.expect_attempt = Some(3);
+        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Patch { from: 3, to: 4, .. }));
+    }
+
+    #[test]
+    fn per_job_restart_needs_the_restart_job_feature() {
+        let js = jobset(
+            json!({"restarts": 0, "replicatedJobsStatus": [{"name": "w", "jobRestarts": [0, 4]}]}),
+            json!({}),
+        );
+        let mut o = opts();
+        o.job = Some(("w".into(), 1));
+        let Decision::Refuse(why) = plan(&js, &[job("js-w-1", 0, json!({}))], &o, NOW) else { panic!() };
+        assert!(why.contains("RestartJob feature gate is off"), "{why}");
+        let with_gate = job("js-w-1", 0, json!({"jobset.sigs.k8s.io/job-restart-attempt": "4"}));
+        let Decision::Patch { ops, .. } = plan(&js, &[with_gate], &o, NOW) else { panic!() };
+        assert_eq!(
+            ops,
+            [
+                json!({"op": "test", "path": "/status/replicatedJobsStatus/0/name", "value": "w"}),
+                json!({"op": "test", "path": "/status/replicatedJobsStatus/0/jobRestarts/1", "value": 4}),
+                json!({"op": "replace", "path": "/status/replicatedJobsStatus/0/jobRestarts/1", "value": 5}),
+            ]
+        );
+        o.job = Some(("w".into(), 7));
+        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Refuse(_)));
+    }
+
+    #[test]
+    fn job_targets() {
+        assert_eq!(parse_job_target("workers/3"), Ok(("workers".into(), 3)));
+        assert!(parse_job_target("workers").is_err());
+        assert!(parse_job_target("workers/x").is_err());
+        assert!(parse_job_target("/1").is_err());
+    }
+}
