@@ -31,6 +31,9 @@ _kubectl__jobset() {
             kubectl__jobset,help)
                 cmd="kubectl__jobset__subcmd__help"
                 ;;
+            kubectl__jobset,history)
+                cmd="kubectl__jobset__subcmd__history"
+                ;;
             kubectl__jobset,list)
                 cmd="kubectl__jobset__subcmd__list"
                 ;;
@@ -52,6 +55,9 @@ _kubectl__jobset() {
             kubectl__jobset__subcmd__help,help)
                 cmd="kubectl__jobset__subcmd__help__subcmd__help"
                 ;;
+            kubectl__jobset__subcmd__help,history)
+                cmd="kubectl__jobset__subcmd__help__subcmd__history"
+                ;;
             kubectl__jobset__subcmd__help,list)
                 cmd="kubectl__jobset__subcmd__help__subcmd__list"
                 ;;
@@ -65,7 +71,7 @@ _kubectl__jobset() {
 
     case "${cmd}" in
         kubectl__jobset)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version list ls get diff restart completion __complete help"
+            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version list ls get diff restart history completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,6 +113,10 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -123,7 +133,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd____complete)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version"
+            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -162,6 +172,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -181,7 +195,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__completion)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version bash zsh fish powershell kubectl"
+            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version bash zsh fish powershell kubectl"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -223,6 +237,10 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -239,7 +257,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__diff)
-            opts="-A -l -o -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version"
+            opts="-A -l -o -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,6 +315,10 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -313,7 +335,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__help)
-            opts="list diff restart completion __complete help"
+            opts="list diff restart history completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -382,6 +404,20 @@ _kubectl__jobset() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__jobset__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__jobset__subcmd__help__subcmd__list)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -410,8 +446,94 @@ _kubectl__jobset() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__jobset__subcmd__history)
+            opts="-A -l -o -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__jobset__subcmd__list)
-            opts="-A -l -o -n -v -h -V --all-namespaces --selector --output --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version"
+            opts="-A -l -o -n -v -h -V --all-namespaces --selector --output --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -469,6 +591,10 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -485,7 +611,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__restart)
-            opts="-A -l -y -o -n -v -h -V --all-namespaces --selector --reason --count-towards-max --expect-attempt --force --if-outdated --dry-run --yes --wait --timeout --job --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --v --help --version"
+            opts="-A -l -y -o -n -v -h -V --all-namespaces --selector --reason --count-towards-max --expect-attempt --force --if-outdated --dry-run --yes --wait --timeout --job --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,6 +690,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_jobset_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= request-timeout= insecure-skip-tls-verify no-color v/v= h/help V/version
+    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= request-timeout= insecure-skip-tls-verify no-color history-limit= v/v= h/help V/version
 end
 
 function __fish_kubectl_jobset_needs_command
@@ -32,6 +32,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s n -l name
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -42,6 +43,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "ls" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "get" -d 'List JobSets with their restart attempt, Job counts and status'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -59,6 +61,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s n
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
@@ -80,6 +83,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s n -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
@@ -101,6 +105,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s n 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
@@ -119,6 +124,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s n
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l summary -d 'One line per JobSet: attempt, outdated/total Jobs, status'
@@ -147,6 +153,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l count-towards-max -d 'Count this restart towards failurePolicy.maxRestarts (refused if it would exceed it)'
@@ -157,6 +164,30 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l revision -d 'Print the templates of revision N (negative counts back: -1 is the newest)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l diff -d 'Show what changed between two revisions, e.g. --diff 1,2 or --diff -2,-1' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s o -l output -d 'Output format' -r -f -a "table\t''
+wide\t''
+json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -165,6 +196,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -178,14 +210,16 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -24,6 +24,7 @@ _kubectl-jobset() {
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -56,6 +57,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -85,6 +87,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -114,6 +117,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -143,6 +147,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -181,6 +186,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -190,6 +196,38 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--if-outdated[Only restart JobSets whose running Jobs differ from the spec (see \`diff\`)]' \
 '-y[Do not ask for confirmation when restarting several JobSets]' \
 '--yes[Do not ask for confirmation when restarting several JobSets]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
+(history)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'(--diff)--revision=[Print the templates of revision N (negative counts back\: -1 is the newest)]:N:_default' \
+'--diff=[Show what changed between two revisions, e.g. --diff 1,2 or --diff -2,-1]:A,B:_default' \
+'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
+'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'--no-headers[Omit the table header]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -210,6 +248,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -236,6 +275,7 @@ _arguments "${_arguments_options[@]}" : \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -271,6 +311,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(history)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -300,6 +344,7 @@ _kubectl-jobset_commands() {
 'get:List JobSets with their restart attempt, Job counts and status' \
 'diff:Show which running Jobs use an outdated template, and what differs' \
 'restart:Restart JobSets now, so a pending template takes effect' \
+'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -327,6 +372,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'list:List JobSets with their restart attempt, Job counts and status' \
 'diff:Show which running Jobs use an outdated template, and what differs' \
 'restart:Restart JobSets now, so a pending template takes effect' \
+'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -353,6 +399,11 @@ _kubectl-jobset__subcmd__help__subcmd__help_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help help commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__history_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__history_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help history commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__list_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__list_commands() {
     local commands; commands=()
@@ -362,6 +413,11 @@ _kubectl-jobset__subcmd__help__subcmd__list_commands() {
 _kubectl-jobset__subcmd__help__subcmd__restart_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help restart commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__history_commands] )) ||
+_kubectl-jobset__subcmd__history_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset history commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__list_commands] )) ||
 _kubectl-jobset__subcmd__list_commands() {

@@ -70,6 +70,14 @@ pub enum Command {
     #[command(after_help = RESTART_EXIT_CODES)]
     Restart(RestartArgs),
 
+    /// Show a JobSet's template revisions, and which restart attempts ran each.
+    ///
+    /// The JobSet controller keeps no history, so kubectl-jobset records it: every
+    /// diff, restart, history and rollback stores the spec's templates, and the
+    /// templates running Jobs were seen with, as ControllerRevisions owned by the JobSet.
+    #[command(after_help = EXIT_CODES)]
+    History(HistoryArgs),
+
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
     ///
@@ -125,6 +133,11 @@ pub struct GlobalArgs {
     /// Do not colour output (also: the NO_COLOR environment variable).
     #[arg(long, global = true)]
     pub no_color: bool,
+
+    /// Revisions to keep per JobSet when recording history (the spec's and the running
+    /// one are always kept).
+    #[arg(long, global = true, value_name = "N", default_value_t = 10)]
+    pub history_limit: usize,
 
     /// Log verbosity, as kubectl's -v: 6 logs every API request (method, URL, status,
     /// latency) to stderr; 8 adds request headers, with credentials redacted.
@@ -267,6 +280,28 @@ pub struct RestartArgs {
     /// Print the restarted JobSets instead of a sentence each.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<MutationOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+
+    /// Print the templates of revision N (negative counts back: -1 is the newest).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, conflicts_with = "diff")]
+    pub revision: Option<i64>,
+
+    /// Show what changed between two revisions, e.g. --diff 1,2 or --diff -2,-1.
+    #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
+    pub diff: Option<String>,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
+    pub output: OutputFormat,
+
+    /// Omit the table header.
+    #[arg(long)]
+    pub no_headers: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -435,6 +470,30 @@ mod tests {
         let Command::Restart(r) = cli.command else { panic!("expected restart") };
         assert_eq!((r.dry_run, r.wait), (DryRunMode::Server, Some(WaitCondition::Created)));
         assert!(Cli::try_parse_from(["kubectl-jobset", "restart", "x", "--dry-run=maybe"]).is_err());
+    }
+
+    #[test]
+    fn history_flags() {
+        let cli = Cli::try_parse_from(["kubectl-jobset", "history", "train", "--revision", "-1"]).unwrap();
+        let Command::History(h) = cli.command else { panic!("expected history") };
+        assert_eq!(h.revision, Some(-1));
+        let cli = Cli::try_parse_from([
+            "kubectl-jobset",
+            "history",
+            "train",
+            "--diff",
+            "-2,-1",
+            "--history-limit",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(cli.global.history_limit, 3);
+        let Command::History(h) = cli.command else { panic!("expected history") };
+        assert_eq!(h.diff.as_deref(), Some("-2,-1"));
+        assert!(
+            Cli::try_parse_from(["kubectl-jobset", "history", "x", "--revision", "1", "--diff", "1,2"])
+                .is_err()
+        );
     }
 
     #[test]

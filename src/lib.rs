@@ -10,6 +10,7 @@ pub mod commands;
 pub mod completion;
 pub mod diff;
 pub mod error;
+pub mod history;
 pub mod model;
 pub mod render;
 pub mod restart;
@@ -56,6 +57,7 @@ pub async fn run(
                 },
                 color: color(&cli.global),
                 external_diff: std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.trim().is_empty()),
+                history_limit: cli.global.history_limit,
             };
             commands::diff::run(&cluster, &plan, out, err).await
         }
@@ -66,6 +68,24 @@ pub async fn run(
             let confirm: commands::Confirm<'_> =
                 if args.yes || !stdin_is_terminal() { None } else { Some(&mut ask) };
             commands::restart::run(&cluster, &plan, out, err, confirm).await
+        }
+        Command::History(args) => {
+            let cluster = cluster::connect(&connect, log).await?;
+            let plan = commands::history::HistoryPlan {
+                selection: selection(&args.select, &cluster)?,
+                revision: args.revision,
+                diff: args
+                    .diff
+                    .as_deref()
+                    .map(commands::history::parse_revision_pair)
+                    .transpose()
+                    .map_err(error::Error::Usage)?,
+                format: format(args.output),
+                no_headers: args.no_headers,
+                color: color(&cli.global),
+                history_limit: cli.global.history_limit,
+            };
+            commands::history::run(&cluster, &plan, out, err).await
         }
         Command::Completion(args) => {
             completion::write_script(args.shell, out)?;
@@ -137,6 +157,7 @@ fn restart_plan(
         }),
         color: color(global),
         progress: err_is_terminal(),
+        history_limit: global.history_limit,
     })
 }
 

@@ -166,7 +166,10 @@ async fn diff_dry_runs_each_distinct_template_once() {
             let (parts, body) = request.into_parts();
             seen.push(format!("{} {}", parts.method, parts.uri));
             let body = body.collect_bytes().await.unwrap();
-            if parts.method == http::Method::POST {
+            if parts.method == http::Method::POST && parts.uri.path().ends_with("/controllerrevisions") {
+                // History is recorded on first sight: echo the revision back.
+                respond(send, StatusCode::CREATED, serde_json::from_slice(&body).unwrap());
+            } else if parts.method == http::Method::POST {
                 let probe: Value = serde_json::from_slice(&body).unwrap();
                 seen_bodies.lock().unwrap().push(probe.clone());
                 let mut created = probe;
@@ -187,6 +190,7 @@ async fn diff_dry_runs_each_distinct_template_once() {
         format: DiffFormat::Json,
         color: false,
         external_diff: None,
+        history_limit: 10,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
@@ -194,8 +198,13 @@ async fn diff_dry_runs_each_distinct_template_once() {
     assert_eq!(
         seen,
         [
+            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500",
             "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
             "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
+            // Each JobSet's spec revision, recorded on first sight.
+            "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",
+            "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",
+            // One dry run for the template both JobSets share.
             "POST /apis/batch/v1/namespaces/ml/jobs?&dryRun=All&fieldManager=kubectl-jobset",
         ]
     );
@@ -222,6 +231,7 @@ fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
         format: None,
         color: false,
         progress: false,
+        history_limit: 10,
     }
 }
 

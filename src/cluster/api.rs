@@ -153,6 +153,37 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// Deletes an object only if it is still at `resource_version`.
+    pub async fn delete_if_unchanged(
+        &self,
+        kind: Kind,
+        namespace: &str,
+        name: &str,
+        resource_version: &str,
+    ) -> Result<()> {
+        let op = Op::new("delete", kind.resource, Some(namespace)).named(name);
+        let params = kube::api::DeleteParams {
+            preconditions: Some(kube::api::Preconditions {
+                resource_version: Some(resource_version.to_owned()),
+                uid: None,
+            }),
+            ..Default::default()
+        };
+        let http_request =
+            Request::new(kind.url(Some(namespace))).delete(name, &params).map_err(|e| build_error(&op, e))?;
+        self.client.request::<Value>(http_request).await.map_err(|e| self.errors.classify(op, e))?;
+        Ok(())
+    }
+}
+
+pub const CONTROLLER_REVISIONS: Kind = Kind {
+    group: "apps",
+    version: "v1",
+    plural: "controllerrevisions",
+    resource: "controllerrevisions.apps",
+};
+
 /// True when a write failed only because its precondition (a JSON patch `test` op or a
 /// resourceVersion) no longer held: someone else changed the object first.
 pub fn is_precondition_failure(err: &Error) -> bool {

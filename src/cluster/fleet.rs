@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::Cluster;
-use super::api::{JOBS, JOBSETS};
+use super::api::{CONTROLLER_REVISIONS, JOBS, JOBSETS};
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::select::Selection;
@@ -20,6 +20,10 @@ pub struct Fleet {
     jobs_by_owner: HashMap<String, Vec<ChildJob>>,
     /// Names asked for that do not exist (only with several names).
     pub missing: Vec<String>,
+    /// Our ControllerRevisions (raw), by the UID of the JobSet that owns them.
+    revisions_by_owner: HashMap<String, Vec<Value>>,
+    /// Why history could not be read, when it could not (e.g. RBAC).
+    pub history_error: Option<Error>,
 }
 
 impl Fleet {
@@ -41,7 +45,23 @@ impl Fleet {
         for jobs in jobs_by_owner.values_mut() {
             jobs.sort_by(|a, b| a.name().cmp(b.name()));
         }
-        Fleet { jobsets, jobs_by_owner, missing }
+        Fleet { jobsets, jobs_by_owner, missing, revisions_by_owner: HashMap::new(), history_error: None }
+    }
+
+    /// Adds ControllerRevisions, grouped by owner.
+    pub fn with_revisions(mut self, revisions: Vec<Value>) -> Self {
+        for revision in revisions {
+            let owners = revision["metadata"]["ownerReferences"].as_array().cloned().unwrap_or_default();
+            for uid in owners.iter().filter_map(|o| o["uid"].as_str()) {
+                self.revisions_by_owner.entry(uid.to_owned()).or_default().push(revision.clone());
+            }
+        }
+        self
+    }
+
+    /// The raw ControllerRevisions a JobSet owns.
+    pub fn revisions_of(&self, jobset: &JobSet) -> &[Value] {
+        self.revisions_by_owner.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// The Jobs the JobSet controls (every attempt), sorted by name.
@@ -52,8 +72,28 @@ impl Fleet {
 
 /// Fetches the selected JobSets and their Jobs; the two requests run concurrently.
 pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
+    load_jobsets_and_jobs(cluster, selection).await
+}
+
+/// Like `load`, and also lists the JobSets' recorded revisions (a third request, run
+/// concurrently). If history cannot be read, the fleet says why instead of failing.
+pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     let ns = selection.namespace.as_deref();
-    let job_selector = jobs_label_selector(&selection.names);
+    let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
+    let (fleet, revisions) = tokio::join!(
+        load_jobsets_and_jobs(cluster, selection),
+        cluster.list::<Value>(CONTROLLER_REVISIONS, ns, Some(&selector))
+    );
+    let fleet = fleet?;
+    Ok(match revisions {
+        Ok(revisions) => fleet.with_revisions(revisions),
+        Err(e) => Fleet { history_error: Some(e), ..fleet },
+    })
+}
+
+async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
+    let ns = selection.namespace.as_deref();
+    let job_selector = label_selector_for(labels::JOBSET_NAME, &selection.names);
     let jobs_request = cluster.list::<ChildJob>(JOBS, ns, Some(&job_selector));
     let (raw_jobsets, jobs) = match (selection.names.as_slice(), ns) {
         ([name], Some(ns)) => {
@@ -85,12 +125,13 @@ pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     Ok(Fleet::new(jobsets, jobs, missing))
 }
 
-/// `jobset-name in (a,b)` when names are known, else every Job the controller made.
-fn jobs_label_selector(names: &[String]) -> String {
+/// `label in (a,b)` when JobSet names are known, else every object with the label.
+fn label_selector_for(label: &str, names: &[String]) -> String {
+    // Label values are at most 63 characters; longer names fall back to "has the label".
     if names.is_empty() || names.iter().any(|n| n.len() > 63) {
-        labels::JOBSET_NAME.to_owned()
+        label.to_owned()
     } else {
-        format!("{} in ({})", labels::JOBSET_NAME, names.join(","))
+        format!("{label} in ({})", names.join(","))
     }
 }
 
@@ -111,7 +152,10 @@ mod tests {
 
     #[test]
     fn job_selector() {
-        assert_eq!(jobs_label_selector(&[]), "jobset.sigs.k8s.io/jobset-name");
-        assert_eq!(jobs_label_selector(&["a".into(), "b".into()]), "jobset.sigs.k8s.io/jobset-name in (a,b)");
+        assert_eq!(label_selector_for(labels::JOBSET_NAME, &[]), "jobset.sigs.k8s.io/jobset-name");
+        assert_eq!(
+            label_selector_for(labels::JOBSET_NAME, &["a".into(), "b".into()]),
+            "jobset.sigs.k8s.io/jobset-name in (a,b)"
+        );
     }
 }

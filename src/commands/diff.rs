@@ -11,11 +11,13 @@ use crate::cluster::Cluster;
 use crate::cluster::api::JOBS;
 use crate::cluster::fleet::{self, Fleet};
 use crate::commands::ExitStatus;
+use crate::commands::record::{RecordOptions, record};
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::diff::{JobSetDrift, State, compare, job_range};
 use crate::error::{Error, Result};
+use crate::model::jobset::JobSet;
 use crate::render::{self, table::write_table};
 use crate::select::Selection;
 
@@ -36,6 +38,7 @@ pub struct DiffPlan {
     pub color: bool,
     /// `KUBECTL_EXTERNAL_DIFF`, when set: a program and its arguments.
     pub external_diff: Option<String>,
+    pub history_limit: usize,
 }
 
 /// Dry-runs in flight at once.
@@ -47,7 +50,7 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let fleet = fleet::load(cluster, &plan.selection).await?;
+    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() {
         return Err(fleet::not_found(
             &fleet.missing,
@@ -61,7 +64,10 @@ pub async fn run(
         }
         return Ok(ExitStatus::Success);
     }
-    let drifts = compute(cluster, &fleet).await?;
+    let mut defaulter = Defaulter::new(cluster);
+    let drifts = compute(&mut defaulter, &fleet).await?;
+    let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
+    record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
     match plan.format {
         DiffFormat::Text => match &plan.external_diff {
             Some(program) => external_diff(program, &drifts, out)?,
@@ -74,42 +80,72 @@ pub async fn run(
     Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
 }
 
-/// Drift for every JobSet in the fleet: one dry-run per distinct (namespace, template),
-/// run concurrently; if the user may not create Jobs, client-side defaults instead.
-pub async fn compute(cluster: &Cluster, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
-    let mut probes: HashMap<String, (String, Value)> = HashMap::new();
-    let mut keys: Vec<BTreeMap<String, String>> = Vec::new();
-    for jobset in &fleet.jobsets {
-        let mut by_rjob = BTreeMap::new();
-        if crate::diff::state_of(jobset) == State::Compared {
-            for rjob in &jobset.spec.replicated_jobs {
-                let probe = probe_job(jobset, rjob);
-                let key = format!("{}\n{probe}", jobset.namespace());
-                probes.entry(key.clone()).or_insert_with(|| (jobset.namespace().to_owned(), probe));
-                by_rjob.insert(rjob.name.clone(), key);
+/// Server-defaulted probe Jobs, one dry run per distinct (namespace, template), shared by
+/// every JobSet and revision that uses the same template.
+pub struct Defaulter<'c> {
+    cluster: &'c Cluster,
+    cache: HashMap<String, Value>,
+}
+
+impl<'c> Defaulter<'c> {
+    pub fn new(cluster: &'c Cluster) -> Self {
+        Defaulter { cluster, cache: HashMap::new() }
+    }
+
+    fn key(namespace: &str, probe: &Value) -> String {
+        format!("{namespace}\n{probe}")
+    }
+
+    /// Dry-runs, concurrently, every `(namespace, template, suspended)` not cached yet.
+    pub async fn prefetch<'t>(
+        &mut self,
+        wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
+    ) -> Result<()> {
+        let mut missing: HashMap<String, (String, Value)> = HashMap::new();
+        for (jobset, template) in wanted {
+            let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
+            let key = Self::key(jobset.namespace(), &probe);
+            if !self.cache.contains_key(&key) {
+                missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));
             }
         }
-        keys.push(by_rjob);
+        let cluster = self.cluster;
+        let defaulted: Vec<(String, Value)> = futures::stream::iter(missing)
+            .map(|(key, (namespace, probe))| async move {
+                defaulted_job(cluster, &namespace, probe).await.map(|j| (key, j))
+            })
+            .buffer_unordered(DRY_RUN_CONCURRENCY)
+            .try_collect()
+            .await?;
+        self.cache.extend(defaulted);
+        Ok(())
     }
-    let defaulted: HashMap<String, Value> = futures::stream::iter(probes)
-        .map(|(key, (namespace, probe))| async move {
-            defaulted_job(cluster, &namespace, probe).await.map(|j| (key, j))
-        })
-        .buffer_unordered(DRY_RUN_CONCURRENCY)
-        .try_collect()
+
+    /// The normalised Job the controller would build from `template` for `jobset`
+    /// (after `prefetch`).
+    pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
+        let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
+        let mut job = self.cache.get(&Self::key(jobset.namespace(), &probe))?.clone();
+        add_jobset_specifics(jobset, &mut job);
+        Some(normalize(&job))
+    }
+}
+
+/// Drift for every JobSet in the fleet.
+pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
+    let compared = || fleet.jobsets.iter().filter(|js| crate::diff::state_of(js) == State::Compared);
+    defaulter
+        .prefetch(compared().flat_map(|js| js.spec.replicated_jobs.iter().map(move |r| (js, &r.template))))
         .await?;
     Ok(fleet
         .jobsets
         .iter()
-        .zip(keys)
-        .map(|(jobset, by_rjob)| {
-            let expected: BTreeMap<String, Normalized> = by_rjob
-                .into_iter()
-                .filter_map(|(rjob, key)| {
-                    let mut job = defaulted.get(&key)?.clone();
-                    add_jobset_specifics(jobset, &mut job);
-                    Some((rjob, normalize(&job)))
-                })
+        .map(|jobset| {
+            let expected: BTreeMap<String, Normalized> = jobset
+                .spec
+                .replicated_jobs
+                .iter()
+                .filter_map(|r| defaulter.expected(jobset, &r.template).map(|n| (r.name.clone(), n)))
                 .collect();
             compare(jobset, fleet.jobs_of(jobset), &expected)
         })

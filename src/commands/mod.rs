@@ -2,7 +2,9 @@
 //! does its cluster I/O through `crate::cluster`, and renders into writers.
 
 pub mod diff;
+pub mod history;
 pub mod list;
+pub mod record;
 pub mod restart;
 
 /// Asks the user a yes/no question (None: do not ask, proceed).

@@ -12,9 +12,11 @@ use crate::cluster::api::{EVENTS, JOBSETS, is_precondition_failure};
 use crate::cluster::fleet::{self, Fleet};
 use crate::cluster::watch::watch_jobset;
 use crate::commands::ExitStatus;
-use crate::commands::diff::{compute, write_text};
+use crate::commands::diff::{Defaulter, compute, write_text};
+use crate::commands::record::{RecordOptions, record};
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
+use crate::history::Cause;
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
 use crate::render::{self, Format};
 use crate::restart::{Decision, RESTART_REASON, RestartOptions, plan, progress};
@@ -48,6 +50,7 @@ pub struct RestartPlan {
     pub color: bool,
     /// Progress lines on stderr (a terminal).
     pub progress: bool,
+    pub history_limit: usize,
 }
 
 /// At most this many JobSets are restarted at once.
@@ -72,7 +75,7 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: crate::commands::Confirm<'_>,
 ) -> Result<ExitStatus> {
-    let fleet = fleet::load(cluster, &plan.selection).await?;
+    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() {
         return Err(fleet::not_found(
             &fleet.missing,
@@ -83,12 +86,21 @@ pub async fn run(
         writeln!(err, "No resources found")?;
         return Ok(ExitStatus::Success);
     }
-    // --if-outdated and dry runs look at drift through the diff engine.
-    let drifts = if plan.if_outdated || plan.dry_run != DryRun::None {
-        Some(compute(cluster, &fleet).await?)
-    } else {
-        None
-    };
+    // Drift decides --if-outdated, shows what a dry run would apply, and lets history
+    // record what runs before the restart replaces it.
+    let mut defaulter = Defaulter::new(cluster);
+    let drifts = compute(&mut defaulter, &fleet).await?;
+    if plan.dry_run == DryRun::None {
+        let causes = match &plan.options.reason {
+            Some(reason) => {
+                fleet.jobsets.iter().map(|js| (js.uid().to_owned(), Cause::IfUnset(reason.clone()))).collect()
+            }
+            None => Default::default(),
+        };
+        let options = RecordOptions { history_limit: plan.history_limit, causes };
+        record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    }
+    let drifts = Some(drifts);
     let mut targets: Vec<(usize, Option<String>)> = Vec::new();
     for i in 0..fleet.jobsets.len() {
         let drifted = drifts.as_ref().is_none_or(|d| d[i].has_drift());

@@ -20,11 +20,10 @@ const PROBE_JOBSET_NAME: &str = "kubectl-jobset-probe";
 
 /// The Job to dry-run create for `rjob` (no name: `generateName`), independent of the
 /// JobSet's name so that identical templates share one dry run.
-pub fn probe_job(jobset: &JobSet, rjob: &ReplicatedJob) -> Value {
-    let template = &rjob.template;
+pub fn probe_job(namespace: &str, suspended: bool, template: &Value) -> Value {
     let mut metadata = Map::new();
     metadata.insert("generateName".into(), json!(PROBE_NAME_PREFIX));
-    metadata.insert("namespace".into(), json!(jobset.namespace()));
+    metadata.insert("namespace".into(), json!(namespace));
     for key in ["labels", "annotations"] {
         if let Some(map) =
             template["metadata"].get(key).filter(|m| m.as_object().is_some_and(|o| !o.is_empty()))
@@ -39,7 +38,7 @@ pub fn probe_job(jobset: &JobSet, rjob: &ReplicatedJob) -> Value {
     let mut spec = template.get("spec").cloned().unwrap_or_else(|| json!({}));
     // The controller always sets suspend from the JobSet; normalisation drops it, but the
     // probe must not start anything either way (it is a dry run).
-    spec["suspend"] = json!(jobset.is_suspended());
+    spec["suspend"] = json!(suspended);
     json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": spec})
 }
 
@@ -55,7 +54,7 @@ pub fn add_jobset_specifics(jobset: &JobSet, job: &mut Value) {
 
 /// The expected Job without a server: probe plus JobSet specifics (tests, fallbacks).
 pub fn expected_job(jobset: &JobSet, rjob: &ReplicatedJob) -> Value {
-    let mut job = probe_job(jobset, rjob);
+    let mut job = probe_job(jobset.namespace(), jobset.is_suspended(), &rjob.template);
     add_jobset_specifics(jobset, &mut job);
     job
 }
@@ -117,7 +116,7 @@ mod tests {
     #[test]
     fn probe_carries_template_metadata_and_spec_with_a_generated_name() {
         let js = jobset(json!({}));
-        let probe = probe_job(&js, &js.spec.replicated_jobs[0]);
+        let probe = probe_job("ml", false, &js.spec.replicated_jobs[0].template);
         assert_eq!(
             probe["metadata"],
             json!({"generateName": PROBE_NAME_PREFIX, "namespace": "ml",
@@ -134,7 +133,9 @@ mod tests {
         let mut b = a.clone();
         b.metadata.name = Some("other".into());
         b.raw["metadata"]["name"] = json!("other");
-        assert_eq!(probe_job(&a, &a.spec.replicated_jobs[0]), probe_job(&b, &b.spec.replicated_jobs[0]));
+        let probe =
+            |js: &JobSet| probe_job(js.namespace(), js.is_suspended(), &js.spec.replicated_jobs[0].template);
+        assert_eq!(probe(&a), probe(&b));
     }
 
     #[test]

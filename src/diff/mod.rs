@@ -1,6 +1,6 @@
 //! Template drift between a JobSet's spec and its running child Jobs: the engine that
 //! `diff`, `restart --if-outdated`, `history` and `rollback` share. Pure: the caller
-//! supplies the defaulted Job for each replicatedJob (see `expected::probe_job`).
+//! supplies the defaulted Job for each replicatedJob (see `expected::probe_job`)..
 
 pub mod changes;
 pub mod expected;

@@ -69,6 +69,19 @@ pub fn normalize(job: &Value) -> Normalized {
     Normalized { template, parallelism, completions }
 }
 
+/// A Job template rebuilt from a live Job (for history, when the template it runs was
+/// never recorded): what `normalize` keeps, plus parallelism and completions.
+pub fn rebuild_template(job: &Value) -> Value {
+    let normalized = normalize(job);
+    let mut template = normalized.template;
+    for (key, value) in [("parallelism", normalized.parallelism), ("completions", normalized.completions)] {
+        if let Some(v) = value {
+            template["spec"][key] = json!(v);
+        }
+    }
+    template
+}
+
 fn normalize_pod_template(template: &mut Map<String, Value>) {
     let mut metadata = Map::new();
     if let Some(old) = template.get("metadata") {

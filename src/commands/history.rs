@@ -1,0 +1,371 @@
+//! `kubectl jobset history`: the recorded template revisions per restart attempt.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use crate::cluster::Cluster;
+use crate::cluster::fleet;
+use crate::commands::ExitStatus;
+use crate::commands::diff::{Defaulter, compute};
+use crate::commands::record::{RecordOptions, record};
+use crate::diff::changes::{Change, changes};
+use crate::diff::unified::{Palette, write_unified, yaml_lines};
+use crate::error::{Error, Result};
+use crate::history::{Revision, format_attempts, select, templates_of};
+use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
+use crate::render::{self, Format, age::format_age, table::write_table};
+use crate::select::Selection;
+
+#[derive(Debug, Clone)]
+pub struct HistoryPlan {
+    pub selection: Selection,
+    /// `--revision N`: print that revision's templates.
+    pub revision: Option<i64>,
+    /// `--diff A,B`: what changed from A to B.
+    pub diff: Option<(i64, i64)>,
+    pub format: Format,
+    pub no_headers: bool,
+    pub color: bool,
+    pub history_limit: usize,
+}
+
+pub async fn run(
+    cluster: &Cluster,
+    plan: &HistoryPlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    if !fleet.missing.is_empty() {
+        return Err(fleet::not_found(
+            &fleet.missing,
+            plan.selection.namespace.as_deref().unwrap_or_default(),
+        ));
+    }
+    if fleet.jobsets.is_empty() {
+        writeln!(err, "No resources found")?;
+        return Ok(ExitStatus::Success);
+    }
+    let mut defaulter = Defaulter::new(cluster);
+    let drifts = compute(&mut defaulter, &fleet).await?;
+    let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
+    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let mut documents = Vec::new();
+    let several = fleet.jobsets.len() > 1;
+    for jobset in &fleet.jobsets {
+        let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
+        if revisions.is_empty() {
+            writeln!(err, "No history recorded for jobset {}/{}", jobset.namespace(), jobset.name())?;
+            continue;
+        }
+        let view = View::new(jobset, revisions);
+        if let Some(n) = plan.revision {
+            let revision = select(&view.revisions, n).map_err(|why| bad_revision(jobset, &why))?;
+            match plan.format {
+                Format::Json | Format::Yaml => documents.push(view.revision_json(revision, true)),
+                _ => write_revision(out, jobset, revision)?,
+            }
+        } else if let Some((a, b)) = plan.diff {
+            let from = select(&view.revisions, a).map_err(|why| bad_revision(jobset, &why))?;
+            let to = select(&view.revisions, b).map_err(|why| bad_revision(jobset, &why))?;
+            match plan.format {
+                Format::Json | Format::Yaml => documents.push(revision_diff_json(jobset, from, to)),
+                _ => write_revision_diff(out, jobset, from, to, Palette { color: plan.color })?,
+            }
+        } else {
+            match plan.format {
+                Format::Json | Format::Yaml => documents.push(view.json()),
+                Format::Name => {
+                    for r in &view.revisions {
+                        writeln!(out, "controllerrevision.apps/{}", r.name)?;
+                    }
+                }
+                Format::Table | Format::Wide => {
+                    if several || !plan.no_headers {
+                        writeln!(
+                            out,
+                            "{RESOURCE_NAME}/{}{}",
+                            jobset.name(),
+                            if plan.selection.namespace.is_none() {
+                                format!(" (namespace {})", jobset.namespace())
+                            } else {
+                                String::new()
+                            }
+                        )?;
+                    }
+                    view.write_table(out, plan.format == Format::Wide, plan.no_headers, Timestamp::now())?;
+                }
+            }
+        }
+    }
+    if !documents.is_empty() {
+        let doc = if documents.len() == 1 { documents.remove(0) } else { render::as_list(documents) };
+        if plan.format == Format::Yaml {
+            render::write_yaml(out, &doc)?
+        } else {
+            render::write_json(out, &doc)?
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn bad_revision(jobset: &JobSet, why: &str) -> Error {
+    Error::Usage(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
+}
+
+/// A JobSet's revisions with what is known about them now.
+pub struct View<'a> {
+    pub jobset: &'a JobSet,
+    pub revisions: Vec<Revision>,
+    /// The revision holding the spec's templates.
+    pub spec: Option<i64>,
+    /// The revision the current attempt's Jobs were seen running.
+    pub running: Option<i64>,
+}
+
+impl<'a> View<'a> {
+    pub fn new(jobset: &'a JobSet, mut revisions: Vec<Revision>) -> Self {
+        revisions.sort_by_key(|r| r.number);
+        let spec_templates = templates_of(jobset);
+        let spec = revisions
+            .iter()
+            .find(|r| crate::history::same_templates(&r.templates, &spec_templates))
+            .map(|r| r.number);
+        let running = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt())).map(|r| r.number);
+        View { jobset, revisions, spec, running }
+    }
+
+    fn state(&self, r: &Revision) -> &'static str {
+        match (self.spec == Some(r.number), self.running == Some(r.number)) {
+            (true, true) => "spec,running",
+            (true, false) => "spec",
+            (false, true) => "running",
+            (false, false) => "",
+        }
+    }
+
+    /// Attempts from 0 to the current one that no revision was seen running.
+    pub fn unobserved(&self) -> BTreeSet<i32> {
+        let seen: BTreeSet<i32> = self.revisions.iter().flat_map(|r| r.attempts.iter().copied()).collect();
+        (0..=self.jobset.attempt()).filter(|a| !seen.contains(a)).collect()
+    }
+
+    pub fn write_table(
+        &self,
+        out: &mut dyn Write,
+        wide: bool,
+        no_headers: bool,
+        now: Timestamp,
+    ) -> Result<()> {
+        let mut headers = vec!["REVISION", "STATE", "RESTART-ATTEMPTS", "CREATED", "IMAGES", "CHANGE-CAUSE"];
+        if wide {
+            headers.extend(["NAME", "SOURCE"]);
+        }
+        let rows: Vec<Vec<String>> = self
+            .revisions
+            .iter()
+            .map(|r| {
+                let mut row = vec![
+                    r.number.to_string(),
+                    self.state(r).to_owned(),
+                    if r.attempts.is_empty() { "<none>".into() } else { format_attempts(&r.attempts) },
+                    format_age(r.recorded_at.as_deref().and_then(|t| t.parse().ok()), now),
+                    images(r),
+                    r.change_cause.clone().unwrap_or_else(|| "<none>".into()),
+                ];
+                if wide {
+                    row.extend([r.name.clone(), r.source.clone()]);
+                }
+                row
+            })
+            .collect();
+        write_table(out, &headers, &rows, no_headers)?;
+        let unobserved = self.unobserved();
+        if !unobserved.is_empty() && !no_headers {
+            writeln!(out, "attempts never observed by kubectl-jobset: {}", format_attempts(&unobserved))?;
+        }
+        Ok(())
+    }
+
+    pub fn revision_json(&self, r: &Revision, with_templates: bool) -> Value {
+        let mut doc = json!({
+            "revision": r.number,
+            "name": r.name,
+            "hash": r.hash,
+            "spec": self.spec == Some(r.number),
+            "running": self.running == Some(r.number),
+            "restartAttempts": r.attempts,
+            "changeCause": r.change_cause,
+            "recordedAt": r.recorded_at,
+            "source": r.source,
+            "images": r.templates.iter().map(|(name, t)| json!({"replicatedJob": name, "images": template_images(t)})).collect::<Vec<_>>(),
+        });
+        if with_templates {
+            doc["replicatedJobs"] = json!(
+                r.templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()
+            );
+        }
+        doc
+    }
+
+    pub fn json(&self) -> Value {
+        json!({
+            "kind": "JobSetHistory",
+            "apiVersion": "kubectl-jobset/v1",
+            "namespace": self.jobset.namespace(),
+            "name": self.jobset.name(),
+            "attempt": self.jobset.attempt(),
+            "specRevision": self.spec,
+            "runningRevision": self.running,
+            "unobservedAttempts": self.unobserved(),
+            "revisions": self.revisions.iter().map(|r| self.revision_json(r, false)).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// `workers=app:v1 driver=drv:v1`
+fn images(r: &Revision) -> String {
+    r.templates
+        .iter()
+        .map(|(name, t)| format!("{name}={}", template_images(t).join(",")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn write_revision(out: &mut dyn Write, jobset: &JobSet, r: &Revision) -> Result<()> {
+    writeln!(out, "{RESOURCE_NAME}/{} with revision #{}", jobset.name(), r.number)?;
+    let data = json!({"replicatedJobs": r.templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()});
+    for line in yaml_lines(&data) {
+        writeln!(out, "{}", line.text)?;
+    }
+    Ok(())
+}
+
+/// Changes from one revision to another, per replicatedJob.
+pub fn revision_changes(from: &Revision, to: &Revision) -> Vec<(String, Vec<Change>)> {
+    let mut names: Vec<&String> = from.templates.iter().chain(&to.templates).map(|(n, _)| n).collect();
+    let mut seen = Vec::new();
+    names.retain(|n| {
+        if seen.contains(n) {
+            false
+        } else {
+            seen.push(*n);
+            true
+        }
+    });
+    names
+        .into_iter()
+        .map(|name| {
+            let get = |r: &Revision| {
+                r.templates.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()).unwrap_or(Value::Null)
+            };
+            (name.clone(), changes(&get(from), &get(to)))
+        })
+        .filter(|(_, c)| !c.is_empty())
+        .collect()
+}
+
+/// `workers: image app:v1 → app:v2`, or the path for anything else.
+pub fn summary_line(rjob: &str, change: &Change) -> String {
+    let container_image = change.path.ends_with("].image") && change.path.contains("ontainers[");
+    let text = |v: &Option<Value>| match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => other.to_string(),
+        None => "<none>".into(),
+    };
+    if container_image && change.old.is_some() && change.new.is_some() {
+        let container =
+            change.path.rsplit_once('[').and_then(|(_, c)| c.split(']').next()).unwrap_or_default();
+        return format!(
+            "{rjob}: image {} → {} (container {container})",
+            text(&change.old),
+            text(&change.new)
+        );
+    }
+    format!("{rjob}: {}", crate::diff::changes::describe(change))
+}
+
+fn write_revision_diff(
+    out: &mut dyn Write,
+    jobset: &JobSet,
+    from: &Revision,
+    to: &Revision,
+    palette: Palette,
+) -> Result<()> {
+    let per_rjob = revision_changes(from, to);
+    writeln!(out, "{RESOURCE_NAME}/{}: revision {} → {}", jobset.name(), from.number, to.number)?;
+    if per_rjob.is_empty() {
+        writeln!(out, "no differences")?;
+        return Ok(());
+    }
+    for (rjob, changes) in &per_rjob {
+        for change in changes {
+            writeln!(out, "  {}", summary_line(rjob, change))?;
+        }
+    }
+    for (rjob, _) in &per_rjob {
+        let get = |r: &Revision| {
+            r.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t.clone()).unwrap_or(Value::Null)
+        };
+        write_unified(
+            out,
+            &get(from),
+            &get(to),
+            &format!("revision {} replicatedJobs[{rjob}].template", from.number),
+            &format!("revision {} replicatedJobs[{rjob}].template", to.number),
+            palette,
+        )?;
+    }
+    Ok(())
+}
+
+fn revision_diff_json(jobset: &JobSet, from: &Revision, to: &Revision) -> Value {
+    json!({
+        "kind": "JobSetRevisionDiff",
+        "apiVersion": "kubectl-jobset/v1",
+        "namespace": jobset.namespace(),
+        "name": jobset.name(),
+        "from": from.number,
+        "to": to.number,
+        "replicatedJobs": revision_changes(from, to).into_iter().map(|(name, changes)| json!({
+            "name": name,
+            "summary": changes.iter().map(|c| summary_line(&name, c)).collect::<Vec<_>>(),
+            "changes": changes,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// Parses `A,B` for `--diff`.
+pub fn parse_revision_pair(text: &str) -> std::result::Result<(i64, i64), String> {
+    let bad = || format!("--diff {text:?}: use two revisions, e.g. --diff 1,2 or --diff -2,-1");
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn image_changes_read_like_a_sentence() {
+        let c = Change {
+            path: "spec.template.spec.containers[trainer].image".into(),
+            old: Some(json!("app:v1")),
+            new: Some(json!("app:v2")),
+        };
+        assert_eq!(summary_line("workers", &c), "workers: image app:v1 → app:v2 (container trainer)");
+        let c = Change { path: "spec.backoffLimit".into(), old: Some(json!(6)), new: None };
+        assert_eq!(summary_line("workers", &c), "workers: spec.backoffLimit removed (was 6)");
+    }
+
+    #[test]
+    fn revision_pairs() {
+        assert_eq!(parse_revision_pair("1,2"), Ok((1, 2)));
+        assert_eq!(parse_revision_pair("-2, -1"), Ok((-2, -1)));
+        assert!(parse_revision_pair("1").is_err());
+        assert!(parse_revision_pair("a,b").is_err());
+    }
+}

@@ -1,0 +1,227 @@
+//! Recording history as a side effect of reading: every command that compares a JobSet
+//! with its Jobs brings its ControllerRevisions up to date (idempotent, guarded writes).
+//! If RBAC forbids it, commands go on read-only and say so once.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::cluster::Cluster;
+use crate::cluster::api::{CONTROLLER_REVISIONS, is_precondition_failure};
+use crate::cluster::fleet::Fleet;
+use crate::commands::diff::Defaulter;
+use crate::diff::normalize::rebuild_template;
+use crate::diff::{JobSetDrift, State};
+use crate::error::{Error, Result};
+use crate::history::{self, Cause, Observation, Revision, Running, Templates, Write as StoreWrite};
+use crate::model::jobset::JobSet;
+
+/// How many times a JobSet's history is re-read and re-planned after a lost race.
+const MAX_TRIES: usize = 3;
+
+/// Recorded revisions per JobSet UID, after recording.
+pub type Histories = HashMap<String, Vec<Revision>>;
+
+pub struct RecordOptions {
+    pub history_limit: usize,
+    /// Change causes to record, by JobSet UID.
+    pub causes: HashMap<String, Cause>,
+}
+
+/// Reads the fleet's revisions (warning about ones we ignore), works out what each
+/// JobSet's current Jobs run, and writes what is new. Never fails the command for
+/// history's sake: problems become one warning on `err`.
+pub async fn record(
+    cluster: &Cluster,
+    defaulter: &mut Defaulter<'_>,
+    fleet: &Fleet,
+    drifts: &[JobSetDrift],
+    options: &RecordOptions,
+    err: &mut dyn Write,
+) -> Result<Histories> {
+    let mut histories = Histories::new();
+    if let Some(e) = &fleet.history_error {
+        writeln!(err, "warning: history could not be read or recorded: {e}")?;
+        return Ok(histories);
+    }
+    for jobset in &fleet.jobsets {
+        histories.insert(jobset.uid().to_owned(), parse_revisions(fleet.revisions_of(jobset), jobset, err)?);
+    }
+    // Dry-run the templates of revisions that drifted Jobs might be running.
+    let candidates: Vec<(&JobSet, &Value)> = fleet
+        .jobsets
+        .iter()
+        .zip(drifts)
+        .filter(|(_, d)| has_template_drift(d))
+        .flat_map(|(js, _)| {
+            histories[js.uid()].iter().flat_map(move |r| r.templates.iter().map(move |(_, t)| (js, t)))
+        })
+        .collect();
+    defaulter.prefetch(candidates).await?;
+
+    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    for (jobset, drift) in fleet.jobsets.iter().zip(drifts) {
+        let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
+        let observation = Observation {
+            jobset,
+            running: running_state(defaulter, fleet, jobset, drift, &revisions),
+            change_cause: options.causes.get(jobset.uid()).cloned(),
+            history_limit: options.history_limit,
+            now: now.clone(),
+        };
+        match write_history(cluster, &observation, revisions, err).await {
+            Ok(updated) => {
+                histories.insert(jobset.uid().to_owned(), updated);
+            }
+            Err(e @ Error::Forbidden { .. }) => {
+                writeln!(err, "warning: history not recorded (read-only): {e}")?;
+                return Ok(histories);
+            }
+            Err(e) => writeln!(
+                err,
+                "warning: history of jobset {}/{} not recorded: {e}",
+                jobset.namespace(),
+                jobset.name()
+            )?,
+        }
+    }
+    Ok(histories)
+}
+
+fn has_template_drift(drift: &JobSetDrift) -> bool {
+    drift.replicated_jobs.iter().any(|r| !r.outdated.is_empty())
+}
+
+fn parse_revisions(raw: &[Value], jobset: &JobSet, err: &mut dyn Write) -> Result<Vec<Revision>> {
+    let mut revisions = Vec::new();
+    for object in raw {
+        match history::parse(object, jobset.uid()) {
+            Ok(r) => revisions.push(r),
+            Err(why) => writeln!(err, "warning: {why}")?,
+        }
+    }
+    revisions.sort_by_key(|r| r.number);
+    Ok(revisions)
+}
+
+/// Which templates the current attempt's Jobs run: the spec's, a recorded revision's,
+/// or (rebuilt from the Jobs) templates nobody recorded.
+fn running_state(
+    defaulter: &Defaulter,
+    fleet: &Fleet,
+    jobset: &JobSet,
+    drift: &JobSetDrift,
+    revisions: &[Revision],
+) -> Running {
+    if drift.state != State::Compared || drift.total_jobs() == 0 {
+        return Running::Unknown;
+    }
+    if !has_template_drift(drift) {
+        return Running::Spec;
+    }
+    let matches = |revision: &Revision| {
+        drift.replicated_jobs.iter().filter(|r| !r.jobs.is_empty()).all(|rjob| {
+            let Some((_, template)) = revision.templates.iter().find(|(name, _)| *name == rjob.name) else {
+                return false;
+            };
+            let Some(expected) = defaulter.expected(jobset, template) else { return false };
+            let up_to_date = rjob.outdated.iter().map(|g| g.jobs.len()).sum::<usize>() < rjob.jobs.len();
+            (!up_to_date || expected.template == rjob.spec_template)
+                && rjob.outdated.iter().all(|g| g.live_template == expected.template)
+        })
+    };
+    if let Some(revision) = revisions.iter().rev().find(|r| matches(r)) {
+        return Running::Revision(revision.name.clone());
+    }
+    let jobs = fleet.jobs_of(jobset);
+    let rebuilt: Templates = jobset
+        .spec
+        .replicated_jobs
+        .iter()
+        .map(|spec| {
+            let live = drift
+                .replicated_jobs
+                .iter()
+                .find(|r| r.name == spec.name)
+                .and_then(|r| r.outdated.first())
+                .and_then(|g| jobs.iter().find(|j| j.name() == g.jobs[0]));
+            let template = match live {
+                Some(job) => {
+                    rebuild_template(&serde_json::json!({"metadata": job.metadata, "spec": job.spec}))
+                }
+                None => spec.template.clone(),
+            };
+            (spec.name.clone(), template)
+        })
+        .collect();
+    Running::Rebuilt(rebuilt)
+}
+
+/// Plans and performs the writes for one JobSet, re-reading only after a lost race.
+/// The server's answers keep the in-memory revisions current without another list.
+async fn write_history(
+    cluster: &Cluster,
+    observation: &Observation<'_>,
+    mut revisions: Vec<Revision>,
+    err: &mut dyn Write,
+) -> Result<Vec<Revision>> {
+    let jobset = observation.jobset;
+    let ns = jobset.namespace();
+    for _ in 0..MAX_TRIES {
+        let writes = history::plan_writes(observation, &revisions);
+        if writes.is_empty() {
+            return Ok(revisions);
+        }
+        let mut lost_race = false;
+        for write in &writes {
+            let result = match write {
+                StoreWrite::Create(object) => {
+                    cluster.create(CONTROLLER_REVISIONS, Some(ns), object, false).await.map(Some)
+                }
+                StoreWrite::Patch { name, ops } => {
+                    cluster.json_patch(CONTROLLER_REVISIONS, ns, name, None, ops, false).await.map(Some)
+                }
+                StoreWrite::Delete { name, resource_version } => {
+                    match cluster.delete_if_unchanged(CONTROLLER_REVISIONS, ns, name, resource_version).await
+                    {
+                        // Changed since we read it: leave it for a later run.
+                        Err(e) if is_precondition_failure(&e) => Ok(None),
+                        Err(Error::NotFound { .. }) | Ok(()) => {
+                            revisions.retain(|r| &r.name != name);
+                            Ok(None)
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+            };
+            match result {
+                Ok(Some(stored)) => {
+                    if let Ok(revision) = history::parse(&stored, jobset.uid()) {
+                        revisions.retain(|r| r.name != revision.name);
+                        revisions.push(revision);
+                        revisions.sort_by_key(|r| r.number);
+                    }
+                }
+                Ok(None) => {}
+                Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => {
+                    lost_race = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if !lost_race {
+            return Ok(revisions);
+        }
+        // Someone recorded at the same time: start again from what is stored now.
+        let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
+        let raw: Vec<Value> = cluster.list(CONTROLLER_REVISIONS, Some(ns), Some(&selector)).await?;
+        revisions = parse_revisions(&raw, jobset, err)?;
+    }
+    Ok(revisions)
+}
+
+fn is_already_exists(e: &Error) -> bool {
+    matches!(e, Error::Api { code: 409, .. } | Error::Conflict { .. })
+}

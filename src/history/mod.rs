@@ -1,0 +1,442 @@
+//! Template history, stored as `apps/v1` ControllerRevisions owned by the JobSet (as
+//! StatefulSets keep theirs). One revision per distinct set of replicatedJob templates;
+//! this module is the pure part: the storage format, numbering, selection and the plan
+//! of writes that records what a command observed.
+//!
+//! Keys we invent live under `kubectl-jobset.io/`; `jobset.sigs.k8s.io/` belongs to the
+//! JobSet controller. The change cause uses the standard `kubernetes.io/change-cause`.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value, json};
+
+use crate::model::jobset::{API_VERSION, JobSet, KIND};
+
+pub const PREFIX: &str = "kubectl-jobset.io/";
+/// Label: the JobSet's name (revisions are listed by it).
+pub const JOBSET_LABEL: &str = "kubectl-jobset.io/jobset-name";
+/// Label: the template hash that names the revision.
+pub const HASH_LABEL: &str = "kubectl-jobset.io/template-hash";
+/// Annotation: restart attempts in which Jobs were seen running this revision (`0-2,5`).
+pub const ATTEMPTS_ANNOTATION: &str = "kubectl-jobset.io/restart-attempts";
+/// Annotation: when the revision was first recorded (RFC 3339).
+pub const RECORDED_ANNOTATION: &str = "kubectl-jobset.io/recorded-at";
+/// Annotation: `spec` (copied from the JobSet spec) or `running-jobs` (rebuilt from Jobs
+/// that ran a template never recorded, so it includes server defaults).
+pub const SOURCE_ANNOTATION: &str = "kubectl-jobset.io/source";
+/// Annotation: the data format, so that revisions written by others are not misread.
+pub const FORMAT_ANNOTATION: &str = "kubectl-jobset.io/format";
+pub const FORMAT: &str = "replicated-job-templates/v1";
+pub const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
+
+/// The replicatedJobs' names and templates, as they stand in the spec.
+pub type Templates = Vec<(String, Value)>;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Revision {
+    pub name: String,
+    pub number: i64,
+    pub hash: String,
+    pub templates: Templates,
+    pub attempts: BTreeSet<i32>,
+    pub change_cause: Option<String>,
+    pub recorded_at: Option<String>,
+    pub source: String,
+    pub resource_version: String,
+    /// The raw `attempts` annotation, for `test` ops.
+    raw_attempts: Option<String>,
+}
+
+/// The templates of a JobSet's spec, losslessly (raw JSON).
+pub fn templates_of(jobset: &JobSet) -> Templates {
+    jobset.spec.replicated_jobs.iter().map(|r| (r.name.clone(), r.template.clone())).collect()
+}
+
+/// Canonical JSON: object keys sorted, so equal templates hash equally.
+pub fn canonical(value: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect::<Map<_, _>>())
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(value).to_string()
+}
+
+/// 10 hex digits of FNV-1a (64-bit) over the canonical data: stable across versions.
+pub fn hash(templates: &Templates) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for byte in canonical(&data(templates)).bytes() {
+        h ^= u64::from(byte);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    format!("{h:016x}")[..10].to_owned()
+}
+
+fn data(templates: &Templates) -> Value {
+    json!({"replicatedJobs": templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()})
+}
+
+/// Equal templates (key order does not matter).
+pub fn same_templates(a: &Templates, b: &Templates) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((na, ta), (nb, tb))| na == nb && canonical(ta) == canonical(tb))
+}
+
+/// `0-2,5` from {0,1,2,5}.
+pub fn format_attempts(attempts: &BTreeSet<i32>) -> String {
+    let mut runs: Vec<String> = Vec::new();
+    let mut iter = attempts.iter().copied().peekable();
+    while let Some(start) = iter.next() {
+        let mut end = start;
+        while iter.peek() == Some(&(end + 1)) {
+            end = iter.next().unwrap_or(end);
+        }
+        runs.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
+    }
+    runs.join(",")
+}
+
+/// Parses `0-2,5`; anything unreadable is skipped.
+pub fn parse_attempts(text: &str) -> BTreeSet<i32> {
+    let mut out = BTreeSet::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                if let (Ok(a), Ok(b)) = (a.parse::<i32>(), b.parse::<i32>())
+                    && a <= b
+                    && b - a < 100_000
+                {
+                    out.extend(a..=b);
+                }
+            }
+            None => {
+                if let Ok(a) = part.parse() {
+                    out.insert(a);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads one of our ControllerRevisions; `Err` says why it is ignored.
+pub fn parse(raw: &Value, owner_uid: &str) -> Result<Revision, String> {
+    let meta = &raw["metadata"];
+    let name = meta["name"].as_str().unwrap_or("<unnamed>").to_owned();
+    let owned =
+        meta["ownerReferences"].as_array().is_some_and(|refs| refs.iter().any(|r| r["uid"] == owner_uid));
+    if !owned {
+        return Err(format!("controllerrevision {name} is not owned by this JobSet"));
+    }
+    let annotations = &meta["annotations"];
+    if annotations[FORMAT_ANNOTATION] != FORMAT {
+        return Err(format!(
+            "controllerrevision {name} carries kubectl-jobset labels but not our data format; ignored"
+        ));
+    }
+    let items = raw["data"]["replicatedJobs"]
+        .as_array()
+        .ok_or_else(|| format!("controllerrevision {name} has no replicatedJobs in its data; ignored"))?;
+    let mut templates = Vec::new();
+    for item in items {
+        let (Some(rjob), Some(template)) =
+            (item["name"].as_str(), item.get("template").filter(|t| t.is_object()))
+        else {
+            return Err(format!("controllerrevision {name} has corrupt data; ignored"));
+        };
+        templates.push((rjob.to_owned(), template.clone()));
+    }
+    let number = raw["revision"]
+        .as_i64()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("controllerrevision {name} has no revision number; ignored"))?;
+    let text = |key: &str| annotations[key].as_str().map(str::to_owned);
+    Ok(Revision {
+        name,
+        number,
+        hash: meta["labels"][HASH_LABEL].as_str().map(str::to_owned).unwrap_or_else(|| hash(&templates)),
+        attempts: text(ATTEMPTS_ANNOTATION).map(|a| parse_attempts(&a)).unwrap_or_default(),
+        raw_attempts: text(ATTEMPTS_ANNOTATION),
+        change_cause: text(CHANGE_CAUSE).filter(|c| !c.is_empty()),
+        recorded_at: text(RECORDED_ANNOTATION),
+        source: text(SOURCE_ANNOTATION).unwrap_or_else(|| "spec".into()),
+        resource_version: meta["resourceVersion"].as_str().unwrap_or_default().to_owned(),
+        templates,
+    })
+}
+
+/// Picks revision `n`: positive is the number itself, negative counts back from the
+/// newest (-1 is the newest). 0 is not a revision.
+pub fn select(revisions: &[Revision], n: i64) -> Result<&Revision, String> {
+    let mut sorted: Vec<&Revision> = revisions.iter().collect();
+    sorted.sort_by_key(|r| r.number);
+    let found = match n {
+        0 => None,
+        n if n > 0 => sorted.iter().copied().find(|r| r.number == n),
+        n => sorted.len().checked_sub(n.unsigned_abs() as usize).and_then(|i| sorted.get(i).copied()),
+    };
+    found.ok_or_else(|| {
+        let known: Vec<String> = sorted.iter().map(|r| r.number.to_string()).collect();
+        let hint = if n == 0 {
+            "revisions start at 1 (negative numbers count back: -1 is the newest)".to_owned()
+        } else {
+            format!("revision {n} does not exist")
+        };
+        if known.is_empty() {
+            format!("{hint}; no revisions are recorded")
+        } else {
+            format!("{hint}; recorded revisions: {}", known.join(", "))
+        }
+    })
+}
+
+/// What the running Jobs of the current attempt turned out to run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Running {
+    /// No current Jobs to look at (not created yet, suspended, finished).
+    Unknown,
+    /// The spec's templates.
+    Spec,
+    /// The templates of an existing revision (by name).
+    Revision(String),
+    /// Templates no revision holds, rebuilt from the running Jobs.
+    Rebuilt(Templates),
+}
+
+/// One write to the revision store.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    Create(Value),
+    /// JSON patch of a revision.
+    Patch {
+        name: String,
+        ops: Vec<Value>,
+    },
+    /// Delete, guarded by resourceVersion.
+    Delete {
+        name: String,
+        resource_version: String,
+    },
+}
+
+/// A change cause to record on the spec's revision.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cause {
+    /// Replaces any earlier cause (a rollback is why this template is back).
+    Set(String),
+    /// Only if the revision has none yet (a restart's reason).
+    IfUnset(String),
+}
+
+impl Cause {
+    fn text(&self) -> &str {
+        match self {
+            Cause::Set(t) | Cause::IfUnset(t) => t,
+        }
+    }
+
+    /// The cause to write over `current`, if any.
+    fn over(&self, current: Option<&String>) -> Option<&str> {
+        match (self, current) {
+            (Cause::Set(t), Some(c)) if c == t => None,
+            (Cause::Set(t), _) => Some(t),
+            (Cause::IfUnset(t), None) => Some(t),
+            (Cause::IfUnset(_), Some(_)) => None,
+        }
+    }
+}
+
+/// What one command saw of one JobSet.
+#[derive(Debug, Clone)]
+pub struct Observation<'a> {
+    pub jobset: &'a JobSet,
+    pub running: Running,
+    /// Change cause to record on the spec's revision (rollback, restart --reason).
+    pub change_cause: Option<Cause>,
+    pub history_limit: usize,
+    pub now: String,
+}
+
+/// The writes that bring the recorded history up to date with an observation:
+/// idempotent (nothing when already recorded) and guarded (`test` ops).
+pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write> {
+    let jobset = observed.jobset;
+    let attempt = jobset.attempt();
+    let spec = templates_of(jobset);
+    let mut writes = Vec::new();
+    let mut max = revisions.iter().map(|r| r.number).max().unwrap_or(0);
+    let mut running_name: Option<String> = None;
+    let mut created: Vec<Revision> = Vec::new();
+
+    // The running templates first: they predate the spec's.
+    match &observed.running {
+        Running::Unknown | Running::Spec => {}
+        Running::Revision(name) => {
+            if let Some(r) = revisions.iter().find(|r| &r.name == name) {
+                running_name = Some(r.name.clone());
+                if let Some(op) = add_attempt(r, attempt) {
+                    writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                }
+            }
+        }
+        Running::Rebuilt(templates) => {
+            match revisions.iter().find(|r| same_templates(&r.templates, templates)) {
+                Some(r) => {
+                    running_name = Some(r.name.clone());
+                    if let Some(op) = add_attempt(r, attempt) {
+                        writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                    }
+                }
+                None if !same_templates(templates, &spec) => {
+                    max += 1;
+                    let object = new_revision(
+                        jobset,
+                        revisions,
+                        templates,
+                        max,
+                        Some("rebuilt from running Jobs (their template was never recorded)"),
+                        "running-jobs",
+                        &BTreeSet::from([attempt]),
+                        &observed.now,
+                    );
+                    running_name = object["metadata"]["name"].as_str().map(str::to_owned);
+                    created.push(parse(&object, jobset.uid()).expect("our own format"));
+                    writes.push(Write::Create(object));
+                }
+                None => {}
+            }
+        }
+    }
+
+    // The spec's revision: recorded, and the newest.
+    let spec_runs = observed.running == Running::Spec;
+    let spec_name = match revisions.iter().find(|r| same_templates(&r.templates, &spec)) {
+        Some(r) => {
+            let mut ops = Vec::new();
+            if r.number < max {
+                max += 1;
+                ops.push(json!({"op": "test", "path": "/revision", "value": r.number}));
+                ops.push(json!({"op": "replace", "path": "/revision", "value": max}));
+            }
+            if spec_runs && let Some(attempt_ops) = add_attempt(r, attempt) {
+                ops.extend(attempt_ops);
+            }
+            if let Some(cause) = observed.change_cause.as_ref().and_then(|c| c.over(r.change_cause.as_ref()))
+            {
+                ops.push(json!({"op": "add", "path": annotation_path(CHANGE_CAUSE), "value": cause}));
+            }
+            if !ops.is_empty() {
+                writes.push(Write::Patch { name: r.name.clone(), ops });
+            }
+            r.name.clone()
+        }
+        None => {
+            max += 1;
+            let attempts = if spec_runs { BTreeSet::from([attempt]) } else { BTreeSet::new() };
+            let cause = observed.change_cause.as_ref().map(Cause::text).or_else(|| {
+                jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
+            });
+            let object = new_revision(jobset, revisions, &spec, max, cause, "spec", &attempts, &observed.now);
+            let name = object["metadata"]["name"].as_str().unwrap_or_default().to_owned();
+            created.push(parse(&object, jobset.uid()).expect("our own format"));
+            writes.push(Write::Create(object));
+            name
+        }
+    };
+
+    // Prune the oldest revisions beyond the limit, never the spec's or the running one.
+    let mut all: Vec<&Revision> = revisions.iter().chain(created.iter()).collect();
+    all.sort_by_key(|r| r.number);
+    let mut excess = all.len().saturating_sub(observed.history_limit.max(1));
+    for r in all {
+        if excess == 0 {
+            break;
+        }
+        if r.name == spec_name
+            || Some(&r.name) == running_name.as_ref()
+            || created.iter().any(|c| c.name == r.name)
+        {
+            continue;
+        }
+        writes.push(Write::Delete { name: r.name.clone(), resource_version: r.resource_version.clone() });
+        excess -= 1;
+    }
+    writes
+}
+
+/// JSON patch ops adding `attempt` to a revision's attempts, or None if recorded.
+fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<Value>> {
+    if revision.attempts.contains(&attempt) {
+        return None;
+    }
+    let mut attempts = revision.attempts.clone();
+    attempts.insert(attempt);
+    let path = annotation_path(ATTEMPTS_ANNOTATION);
+    Some(match &revision.raw_attempts {
+        Some(old) => vec![
+            json!({"op": "test", "path": path, "value": old}),
+            json!({"op": "replace", "path": path, "value": format_attempts(&attempts)}),
+        ],
+        None => vec![
+            json!({"op": "test", "path": "/metadata/resourceVersion", "value": revision.resource_version}),
+            json!({"op": "add", "path": path, "value": format_attempts(&attempts)}),
+        ],
+    })
+}
+
+/// `/metadata/annotations/<key>` with JSON pointer escaping (`/` → `~1`).
+fn annotation_path(key: &str) -> String {
+    format!("/metadata/annotations/{}", key.replace('~', "~0").replace('/', "~1"))
+}
+
+/// A new ControllerRevision object for `templates`.
+#[allow(clippy::too_many_arguments)]
+fn new_revision(
+    jobset: &JobSet,
+    existing: &[Revision],
+    templates: &Templates,
+    number: i64,
+    cause: Option<&str>,
+    source: &str,
+    attempts: &BTreeSet<i32>,
+    now: &str,
+) -> Value {
+    let hash = hash(templates);
+    // A hash collision with different data gets a numbered name, as StatefulSets do.
+    let mut name = format!("{}-{hash}", jobset.name());
+    let mut collision = 0;
+    while existing.iter().any(|r| r.name == name) {
+        collision += 1;
+        name = format!("{}-{hash}-{collision}", jobset.name());
+    }
+    let mut annotations =
+        json!({FORMAT_ANNOTATION: FORMAT, RECORDED_ANNOTATION: now, SOURCE_ANNOTATION: source});
+    if !attempts.is_empty() {
+        annotations[ATTEMPTS_ANNOTATION] = json!(format_attempts(attempts));
+    }
+    if let Some(cause) = cause {
+        annotations[CHANGE_CAUSE] = json!(cause);
+    }
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "ControllerRevision",
+        "metadata": {
+            "name": name,
+            "namespace": jobset.namespace(),
+            "labels": {JOBSET_LABEL: jobset.name(), HASH_LABEL: hash},
+            "annotations": annotations,
+            "ownerReferences": [{"apiVersion": API_VERSION, "kind": KIND, "name": jobset.name(), "uid": jobset.uid()}],
+        },
+        "data": data(templates),
+        "revision": number,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,211 @@
+use super::*;
+
+fn jobset(image: &str, restarts: i32) -> JobSet {
+    JobSet::from_raw(json!({
+        "metadata": {"name": "js", "namespace": "ml", "uid": "u1"},
+        "spec": {"replicatedJobs": [{"name": "w", "replicas": 2, "template": {"spec": {"template": {"spec": {
+            "containers": [{"name": "main", "image": image}]}}}}}]},
+        "status": {"restarts": restarts}
+    }))
+    .unwrap()
+}
+
+fn observe(js: &JobSet, running: Running) -> Observation<'_> {
+    Observation {
+        jobset: js,
+        running,
+        change_cause: None,
+        history_limit: 10,
+        now: "2026-11-30T12:00:00Z".into(),
+    }
+}
+
+/// Plans writes for an observation and applies them.
+fn record(store: &mut Vec<Revision>, observation: &Observation) {
+    let writes = plan_writes(observation, store);
+    apply(store, &writes);
+}
+
+/// Applies planned writes to an in-memory store, as the API server would.
+fn apply(store: &mut Vec<Revision>, writes: &[Write]) {
+    for w in writes {
+        match w {
+            Write::Create(object) => {
+                let mut r = parse(object, "u1").unwrap();
+                r.resource_version = format!("rv{}", store.len() + 1);
+                store.push(r);
+            }
+            Write::Patch { name, ops } => {
+                let r = store.iter_mut().find(|r| &r.name == name).unwrap();
+                for op in ops.iter().filter(|o| o["op"] != "test") {
+                    let value = &op["value"];
+                    match op["path"].as_str().unwrap() {
+                        "/revision" => r.number = value.as_i64().unwrap(),
+                        p if p.ends_with("restart-attempts") => {
+                            r.attempts = parse_attempts(value.as_str().unwrap());
+                            r.raw_attempts = value.as_str().map(str::to_owned);
+                        }
+                        p if p.ends_with("change-cause") => {
+                            r.change_cause = value.as_str().map(str::to_owned)
+                        }
+                        other => panic!("unexpected path {other}"),
+                    }
+                }
+            }
+            Write::Delete { name, .. } => store.retain(|r| &r.name != name),
+        }
+    }
+}
+
+#[test]
+fn first_look_records_the_spec_at_the_current_attempt() {
+    let js = jobset("app:v1", 0);
+    let writes = plan_writes(&observe(&js, Running::Spec), &[]);
+    assert_eq!(writes.len(), 1);
+    let Write::Create(object) = &writes[0] else { panic!() };
+    assert_eq!(object["metadata"]["name"], format!("js-{}", hash(&templates_of(&js))));
+    assert_eq!(object["metadata"]["labels"][JOBSET_LABEL], "js");
+    assert_eq!(object["metadata"]["ownerReferences"][0]["uid"], "u1");
+    assert_eq!(object["metadata"]["annotations"][ATTEMPTS_ANNOTATION], "0");
+    assert_eq!(object["revision"], 1);
+    assert_eq!(
+        object["data"]["replicatedJobs"][0]["template"], js.spec.replicated_jobs[0].template,
+        "lossless"
+    );
+    let mut store = Vec::new();
+    apply(&mut store, &writes);
+    assert!(plan_writes(&observe(&js, Running::Spec), &store).is_empty(), "idempotent");
+}
+
+#[test]
+fn an_edit_before_the_restart_shows_both_revisions() {
+    let mut store = Vec::new();
+    let v1 = jobset("app:v1", 0);
+    record(&mut store, &observe(&v1, Running::Spec));
+    let v2 = jobset("app:v2", 0);
+    let running = Running::Revision(store[0].name.clone());
+    record(&mut store, &observe(&v2, running.clone()));
+    assert_eq!(store.len(), 2);
+    assert_eq!((store[0].number, format_attempts(&store[0].attempts)), (1, "0".to_owned()));
+    assert_eq!((store[1].number, store[1].attempts.is_empty()), (2, true), "spec v2 not seen running yet");
+
+    // After a restart, attempt 1 runs v2.
+    let v2_restarted = jobset("app:v2", 1);
+    record(&mut store, &observe(&v2_restarted, Running::Spec));
+    assert_eq!(format_attempts(&store[1].attempts), "1");
+    assert_eq!(format_attempts(&store[0].attempts), "0");
+}
+
+#[test]
+fn a_template_that_returns_is_renumbered_newest_with_its_cause() {
+    let mut store = Vec::new();
+    for (image, attempt) in [("app:v1", 0), ("app:v2", 1)] {
+        let js = jobset(image, attempt);
+        record(&mut store, &observe(&js, Running::Spec));
+    }
+    let back = jobset("app:v1", 1);
+    let mut obs = observe(&back, Running::Revision(store[1].name.clone()));
+    obs.change_cause = Some(Cause::Set("rollback to revision 1".into()));
+    record(&mut store, &obs);
+    let v1 = store.iter().find(|r| r.templates == templates_of(&back)).unwrap();
+    assert_eq!(v1.number, 3, "renumbered to the newest");
+    assert_eq!(v1.change_cause.as_deref(), Some("rollback to revision 1"));
+    assert_eq!(store.len(), 2);
+    // A restart's reason does not overwrite it; it fills in a revision without one.
+    let mut obs = observe(&back, Running::Spec);
+    obs.change_cause = Some(Cause::IfUnset("new reason".into()));
+    record(&mut store, &obs);
+    let v1 = store.iter().find(|r| r.templates == templates_of(&back)).unwrap();
+    assert_eq!(v1.change_cause.as_deref(), Some("rollback to revision 1"));
+}
+
+#[test]
+fn running_templates_never_recorded_are_rebuilt() {
+    let js = jobset("app:v2", 0);
+    let old = vec![(
+        "w".to_string(),
+        json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1", "imagePullPolicy": "IfNotPresent"}]}}}}),
+    )];
+    let mut store = Vec::new();
+    record(&mut store, &observe(&js, Running::Rebuilt(old.clone())));
+    assert_eq!(store.len(), 2);
+    assert_eq!((store[0].number, store[0].source.as_str()), (1, "running-jobs"));
+    assert_eq!(store[0].templates, old);
+    assert_eq!((store[1].number, store[1].source.as_str()), (2, "spec"));
+}
+
+#[test]
+fn pruning_keeps_the_limit_but_never_spec_or_running() {
+    let mut store = Vec::new();
+    for (i, image) in ["a", "b", "c", "d"].iter().enumerate() {
+        let js = jobset(image, i as i32);
+        record(&mut store, &observe(&js, Running::Spec));
+    }
+    let js = jobset("e", 4);
+    let running = Running::Revision(store[0].name.clone());
+    let mut obs = observe(&js, running);
+    obs.history_limit = 2;
+    let writes = plan_writes(&obs, &store);
+    let deleted: Vec<&str> = writes
+        .iter()
+        .filter_map(|w| if let Write::Delete { name, .. } = w { Some(name.as_str()) } else { None })
+        .collect();
+    assert_eq!(
+        deleted,
+        [store[1].name.as_str(), store[2].name.as_str(), store[3].name.as_str()],
+        "a runs, e is the spec"
+    );
+}
+
+#[test]
+fn attempts_format() {
+    let set = |v: &[i32]| v.iter().copied().collect::<BTreeSet<i32>>();
+    assert_eq!(format_attempts(&set(&[0, 1, 2, 5])), "0-2,5");
+    assert_eq!(format_attempts(&set(&[])), "");
+    assert_eq!(parse_attempts("0-2,5"), set(&[0, 1, 2, 5]));
+    assert_eq!(parse_attempts("x,3,2-1"), set(&[3]));
+}
+
+#[test]
+fn selection_by_number_and_from_the_end() {
+    let mut store = Vec::new();
+    for (i, image) in ["a", "b", "c"].iter().enumerate() {
+        let js = jobset(image, i as i32);
+        record(&mut store, &observe(&js, Running::Spec));
+    }
+    assert_eq!(select(&store, 2).unwrap().number, 2);
+    assert_eq!(select(&store, -1).unwrap().number, 3);
+    assert_eq!(select(&store, -3).unwrap().number, 1);
+    assert!(select(&store, -4).unwrap_err().contains("recorded revisions: 1, 2, 3"));
+    assert!(select(&store, 0).unwrap_err().contains("revisions start at 1"));
+    assert!(select(&[], 1).unwrap_err().contains("no revisions are recorded"));
+}
+
+#[test]
+fn foreign_or_corrupt_revisions_are_ignored_with_a_reason() {
+    let ours = |data: Value, format: &str| {
+        json!({"metadata": {"name": "js-x", "ownerReferences": [{"uid": "u1"}], "annotations": {FORMAT_ANNOTATION: format}},
+            "data": data, "revision": 1})
+    };
+    assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "u1").is_ok());
+    assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "other").unwrap_err().contains("not owned"));
+    assert!(
+        parse(&ours(json!({"spec": {}}), "something-else"), "u1")
+            .unwrap_err()
+            .contains("not our data format")
+    );
+    assert!(parse(&ours(json!({"spec": {}}), FORMAT), "u1").unwrap_err().contains("no replicatedJobs"));
+    assert!(
+        parse(&ours(json!({"replicatedJobs": [{"name": 3}]}), FORMAT), "u1").unwrap_err().contains("corrupt")
+    );
+}
+
+#[test]
+fn hash_ignores_key_order() {
+    let a = vec![("w".to_string(), json!({"a": 1, "b": {"c": 2, "d": 3}}))];
+    let b =
+        vec![("w".to_string(), serde_json::from_str::<Value>(r#"{"b": {"d": 3, "c": 2}, "a": 1}"#).unwrap())];
+    assert_eq!(hash(&a), hash(&b));
+    assert!(same_templates(&a, &b));
+    assert_eq!(hash(&a).len(), 10);
+}

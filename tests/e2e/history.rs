@@ -1,0 +1,197 @@
+//! `kubectl jobset history`: revisions recorded as ControllerRevisions on the real cluster.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn set_image(ns: &TestNs, name: &str, image: &str) {
+    let patch = format!(
+        r#"[{{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"{image}"}}]"#
+    );
+    let out = ns.kubectl(&["patch", "jobset", name, "--type=json", "-p", &patch]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn history_json(ns: &TestNs, name: &str) -> Value {
+    let out = ns.plugin(&["history", name, "-o", "json"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
+}
+
+/// (revision, attempts, spec, running) per revision.
+fn rows(doc: &Value) -> Vec<(i64, Vec<i64>, bool, bool)> {
+    doc["revisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["revision"].as_i64().unwrap(),
+                r["restartAttempts"].as_array().unwrap().iter().map(|a| a.as_i64().unwrap()).collect(),
+                r["spec"].as_bool().unwrap(),
+                r["running"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn controller_revisions(ns: &TestNs) -> Vec<Value> {
+    let out = ns.kubectl(&["get", "controllerrevisions", "-o", "json"]);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    doc["items"].as_array().cloned().unwrap_or_default()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn revisions_follow_edits_failures_and_restarts() {
+    let ns = TestNs::new("history").await;
+    ns.create(&jobset_yaml(
+        "train",
+        &[("workers", 2, "busybox:1.36")],
+        "  failurePolicy:\n    maxRestarts: 3\n",
+    ));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    assert_eq!(rows(&history_json(&ns, "train")), [(1, vec![0], true, true)]);
+
+    // A plain kubectl edit, seen by `diff` before any restart: both revisions.
+    set_image(&ns, "train", "busybox:1.37");
+    assert_eq!(ns.plugin(&["diff", "train"]).code, 1);
+    assert_eq!(rows(&history_json(&ns, "train")), [(1, vec![0], false, true), (2, vec![], true, false)]);
+
+    // A failure restarts the JobSet: attempt 1 runs revision 2.
+    ns.fail_job("train-workers-0").await;
+    ns.wait_for_attempt_jobs("train", 1, 2).await;
+    assert_eq!(rows(&history_json(&ns, "train")), [(1, vec![0], false, false), (2, vec![1], true, true)]);
+
+    // A manual restart: attempt 2 on revision 2, with its reason as the change cause.
+    let out = ns.plugin(&["restart", "train", "--reason", "roll out busybox 1.37", "--wait"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let doc = history_json(&ns, "train");
+    assert_eq!(rows(&doc), [(1, vec![0], false, false), (2, vec![1, 2], true, true)]);
+    assert_eq!(doc["revisions"][1]["changeCause"], "roll out busybox 1.37");
+
+    let out = ns.plugin(&["history", "train"]);
+    let lines: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[1][..4], ["REVISION", "STATE", "RESTART-ATTEMPTS", "CREATED"]);
+    assert_eq!(lines[3][..3], ["2", "spec,running", "1-2"]);
+    assert!(
+        out.stdout.contains("workers=busybox:1.37") && out.stdout.contains("roll out busybox 1.37"),
+        "{out:?}"
+    );
+
+    let out = ns.plugin(&["history", "train", "--diff", "1,2"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("workers: image busybox:1.36 → busybox:1.37 (container main)"), "{out:?}");
+    assert!(
+        out.stdout.contains("-        image: busybox:1.36")
+            && out.stdout.contains("+        image: busybox:1.37"),
+        "{out:?}"
+    );
+
+    let out = ns.plugin(&["history", "train", "--revision", "-2"]);
+    assert!(out.stdout.contains("with revision #1") && out.stdout.contains("image: busybox:1.36"), "{out:?}");
+    let out = ns.plugin(&["history", "train", "--revision", "7"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("revision 7 does not exist; recorded revisions: 1, 2"), "{out:?}");
+
+    // The revisions are ControllerRevisions owned by the JobSet: deleting it collects them.
+    let stored = controller_revisions(&ns);
+    assert_eq!(stored.len(), 2);
+    let owner = &stored[0]["metadata"]["ownerReferences"][0];
+    assert_eq!((owner["kind"].as_str(), owner["name"].as_str()), (Some("JobSet"), Some("train")));
+    assert!(stored.iter().all(|r| r["metadata"]["name"].as_str().unwrap().starts_with("train-")));
+    assert!(ns.kubectl(&["delete", "jobset", "train"]).status.success());
+    wait_for("revisions to be garbage-collected", Duration::from_secs(60), || async {
+        controller_revisions(&ns).is_empty().then_some(())
+    })
+    .await;
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn an_edit_made_before_any_plugin_command_is_rebuilt_from_the_running_jobs() {
+    let ns = TestNs::new("history-rebuilt").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    set_image(&ns, "train", "busybox:1.37");
+    let doc = history_json(&ns, "train");
+    assert_eq!(rows(&doc), [(1, vec![0], false, true), (2, vec![], true, false)]);
+    assert_eq!(doc["revisions"][0]["source"], "running-jobs");
+    assert_eq!(doc["revisions"][0]["images"][0]["images"][0], "busybox:1.36");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn concurrent_recorders_leave_one_revision_per_template() {
+    let ns = TestNs::new("history-race").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    set_image(&ns, "train", "busybox:1.37");
+    let name = ns.name.clone();
+    let runs: Vec<_> = (0..4)
+        .map(|i| {
+            let name = name.clone();
+            std::thread::spawn(move || {
+                run_plugin(&[if i % 2 == 0 { "diff" } else { "history" }, "train"], Some(&name), &[])
+            })
+        })
+        .collect();
+    for run in runs {
+        let out = run.join().unwrap();
+        assert!(out.code == 0 || out.code == 1, "{out:?}");
+        assert!(!out.stderr.contains("warning"), "{out:?}");
+    }
+    let stored = controller_revisions(&ns);
+    let mut hashes: Vec<&str> = stored
+        .iter()
+        .map(|r| r["metadata"]["labels"]["kubectl-jobset.io/template-hash"].as_str().unwrap())
+        .collect();
+    hashes.sort();
+    hashes.dedup();
+    assert_eq!((stored.len(), hashes.len()), (2, 2), "{stored:#?}");
+    assert_eq!(rows(&history_json(&ns, "train")), [(1, vec![0], false, true), (2, vec![], true, false)]);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn without_write_permission_commands_still_work_read_only() {
+    let ns = TestNs::new("history-readonly").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    set_image(&ns, "train", "busybox:1.37");
+    let role = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rbac/kubectl-jobset-readonly-clusterrole.yaml"
+    ))
+    .unwrap();
+    assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role)).status.success());
+    assert!(
+        ns.kubectl(&[
+            "create",
+            "rolebinding",
+            "carol",
+            "--clusterrole=kubectl-jobset-readonly",
+            "--user=e2e-carol"
+        ])
+        .status
+        .success()
+    );
+    let carol = harness().state.join("users/e2e-carol.kubeconfig");
+    let as_carol = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()]);
+        run_plugin(&all, None, &[])
+    };
+    let out = as_carol(&["diff", "train"]);
+    assert_eq!(out.code, 1, "the diff still works: {out:?}");
+    assert!(out.stdout.contains("+        image: busybox:1.37"), "{out:?}");
+    assert_eq!(out.stderr.matches("history not recorded").count(), 1, "said once: {out:?}");
+    assert!(out.stderr.contains("cannot create controllerrevisions.apps"), "{out:?}");
+
+    let out = as_carol(&["history", "train"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("No history recorded for jobset"), "{out:?}");
+    assert!(controller_revisions(&ns).is_empty());
+}
