@@ -44,6 +44,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "get" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -188,6 +189,33 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l to-revision -d 'The revision to go back to (negative counts back: -1 is the newest). Default: the revision before the spec\'s' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l reason -d 'Why: recorded as the change cause (default: "rollback to revision N")' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l wait -d 'With --restart: wait until every Job of the new attempt exists (`=ready`: is ready)' -r -f -a "created\t'Every Job of the new attempt exists'
+ready\t'Every Job of the new attempt is ready'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l timeout -d 'How long --wait waits' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s o -l output -d 'Print the rolled-back JobSet instead of a sentence' -r -f -a "json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -216,10 +244,11 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -237,6 +237,42 @@ _arguments "${_arguments_options[@]}" : \
 '*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
 && ret=0
 ;;
+(rollback)
+_arguments "${_arguments_options[@]}" : \
+'--to-revision=[The revision to go back to (negative counts back\: -1 is the newest). Default\: the revision before the spec'\''s]:N:_default' \
+'--reason=[Why\: recorded as the change cause (default\: "rollback to revision N")]:TEXT:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[With --restart\: wait until every Job of the new attempt exists (\`=ready\`\: is ready)]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits]:DURATION:_default' \
+'-o+[Print the rolled-back JobSet instead of a sentence]:OUTPUT:(json yaml name)' \
+'--output=[Print the rolled-back JobSet instead of a sentence]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The JobSet:_default' \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
@@ -315,6 +351,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(rollback)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -345,6 +385,7 @@ _kubectl-jobset_commands() {
 'diff:Show which running Jobs use an outdated template, and what differs' \
 'restart:Restart JobSets now, so a pending template takes effect' \
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
+'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -373,6 +414,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'diff:Show which running Jobs use an outdated template, and what differs' \
 'restart:Restart JobSets now, so a pending template takes effect' \
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
+'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -414,6 +456,11 @@ _kubectl-jobset__subcmd__help__subcmd__restart_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help restart commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollback_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollback commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__history_commands] )) ||
 _kubectl-jobset__subcmd__history_commands() {
     local commands; commands=()
@@ -428,6 +475,11 @@ _kubectl-jobset__subcmd__list_commands() {
 _kubectl-jobset__subcmd__restart_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset restart commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollback_commands] )) ||
+_kubectl-jobset__subcmd__rollback_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollback commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_kubectl-jobset" ]; then

@@ -78,6 +78,15 @@ pub enum Command {
     #[command(after_help = EXIT_CODES)]
     History(HistoryArgs),
 
+    /// Put an earlier revision's templates back into the JobSet spec.
+    ///
+    /// Shows the diff first and asks on a terminal (-y skips). One JSON patch replaces
+    /// only spec.replicatedJobs[*].template, guarded so that a concurrent edit fails
+    /// cleanly instead of being overwritten. Running Jobs keep their template until the
+    /// next restart; --restart restarts now.
+    #[command(after_help = EXIT_CODES)]
+    Rollback(RollbackArgs),
+
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
     ///
@@ -304,6 +313,48 @@ pub struct HistoryArgs {
     pub no_headers: bool,
 }
 
+#[derive(Debug, Args)]
+pub struct RollbackArgs {
+    /// The JobSet.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// The revision to go back to (negative counts back: -1 is the newest). Default: the
+    /// revision before the spec's.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub to_revision: Option<i64>,
+
+    /// Why: recorded as the change cause (default: "rollback to revision N").
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+
+    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+
+    /// Restart the JobSet once the rollback has landed, so it takes effect now.
+    #[arg(long)]
+    pub restart: bool,
+
+    /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
+    #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
+          default_missing_value = "created", requires = "restart")]
+    pub wait: Option<WaitCondition>,
+
+    /// How long --wait waits.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
+    pub timeout: Duration,
+
+    /// Print the rolled-back JobSet instead of a sentence.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MutationOutput>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CompletionShell {
     Bash,
@@ -494,6 +545,28 @@ mod tests {
             Cli::try_parse_from(["kubectl-jobset", "history", "x", "--revision", "1", "--diff", "1,2"])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn rollback_flags() {
+        let cli = Cli::try_parse_from([
+            "kubectl-jobset",
+            "rollback",
+            "train",
+            "--to-revision",
+            "-2",
+            "--restart",
+            "--wait",
+        ])
+        .unwrap();
+        let Command::Rollback(r) = cli.command else { panic!("expected rollback") };
+        assert_eq!((r.name.as_str(), r.to_revision, r.restart), ("train", Some(-2), true));
+        assert_eq!(r.wait, Some(WaitCondition::Created));
+        assert!(
+            Cli::try_parse_from(["kubectl-jobset", "rollback", "train", "--wait"]).is_err(),
+            "--wait needs --restart"
+        );
+        assert!(Cli::try_parse_from(["kubectl-jobset", "rollback"]).is_err(), "a name is required");
     }
 
     #[test]

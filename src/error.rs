@@ -145,6 +145,10 @@ pub enum Error {
     #[error("{op}: {reason}")]
     Transport { op: Box<Op>, reason: String },
 
+    /// A revision that is not recorded.
+    #[error("{0}")]
+    NoSuchRevision(String),
+
     /// A command refused to act on an object, and why (nothing was changed).
     #[error("{what} not {verb}: {why}")]
     Refused { what: String, verb: &'static str, why: String },

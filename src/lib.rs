@@ -14,6 +14,7 @@ pub mod history;
 pub mod model;
 pub mod render;
 pub mod restart;
+pub mod rollback;
 pub mod select;
 
 use std::io::Write;
@@ -87,6 +88,14 @@ pub async fn run(
             };
             commands::history::run(&cluster, &plan, out, err).await
         }
+        Command::Rollback(args) => {
+            let cluster = cluster::connect(&connect, log).await?;
+            let plan = rollback_plan(&args, &cli.global, &cluster)?;
+            let mut ask = |question: &str| ask_on_terminal(question);
+            let confirm: commands::Confirm<'_> =
+                if args.yes || !stdin_is_terminal() { None } else { Some(&mut ask) };
+            commands::rollback::run(&cluster, &plan, out, err, confirm).await
+        }
         Command::Completion(args) => {
             completion::write_script(args.shell, out)?;
             Ok(ExitStatus::Success)
@@ -103,7 +112,7 @@ fn restart_plan(
     global: &GlobalArgs,
     cluster: &Cluster,
 ) -> Result<commands::restart::RestartPlan> {
-    use commands::restart::{DryRun, RestartPlan, WaitFor};
+    use commands::restart::RestartPlan;
     use error::Error;
     if args.select.names.is_empty() && args.select.selector.is_none() && !args.select.all_namespaces {
         return Err(Error::Usage("name the JobSets to restart, or select them with -l or -A".into()));
@@ -140,25 +149,68 @@ fn restart_plan(
             job,
         },
         if_outdated: args.if_outdated,
-        dry_run: match args.dry_run {
-            cli::DryRunMode::None => DryRun::None,
-            cli::DryRunMode::Client => DryRun::Client,
-            cli::DryRunMode::Server => DryRun::Server,
-        },
-        wait: args.wait.map(|w| match w {
-            cli::WaitCondition::Created => WaitFor::Created,
-            cli::WaitCondition::Ready => WaitFor::Ready,
-        }),
+        dry_run: dry_run(args.dry_run),
+        wait: args.wait.map(wait_for),
         timeout: args.timeout,
-        format: args.output.map(|o| match o {
-            cli::MutationOutput::Json => Format::Json,
-            cli::MutationOutput::Yaml => Format::Yaml,
-            cli::MutationOutput::Name => Format::Name,
-        }),
+        format: args.output.map(mutation_format),
         color: color(global),
         progress: err_is_terminal(),
         history_limit: global.history_limit,
     })
+}
+
+fn rollback_plan(
+    args: &cli::RollbackArgs,
+    global: &GlobalArgs,
+    cluster: &Cluster,
+) -> Result<commands::rollback::RollbackPlan> {
+    if args.to_revision == Some(0) {
+        return Err(error::Error::Usage(
+            "--to-revision 0 is not a revision: revisions start at 1 (negative numbers count back; omit it for the previous one)".into(),
+        ));
+    }
+    Ok(commands::rollback::RollbackPlan {
+        selection: Selection::new(std::slice::from_ref(&args.name), false, None, &cluster.namespace)?,
+        to_revision: args.to_revision,
+        reason: args.reason.clone(),
+        dry_run: dry_run(args.dry_run),
+        restart: args.restart,
+        restart_options: restart::RestartOptions {
+            reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
+            requested_by: global.as_user.clone().unwrap_or_else(|| "a kubectl-jobset user".into()),
+            ..Default::default()
+        },
+        wait: args.wait.map(wait_for),
+        timeout: args.timeout,
+        format: args.output.map(mutation_format),
+        color: color(global),
+        progress: err_is_terminal(),
+        history_limit: global.history_limit,
+    })
+}
+
+fn dry_run(mode: cli::DryRunMode) -> commands::restart::DryRun {
+    use commands::restart::DryRun;
+    match mode {
+        cli::DryRunMode::None => DryRun::None,
+        cli::DryRunMode::Client => DryRun::Client,
+        cli::DryRunMode::Server => DryRun::Server,
+    }
+}
+
+fn wait_for(condition: cli::WaitCondition) -> commands::restart::WaitFor {
+    match condition {
+        cli::WaitCondition::Created => commands::restart::WaitFor::Created,
+        cli::WaitCondition::Ready => commands::restart::WaitFor::Ready,
+    }
+}
+
+fn mutation_format(output: cli::MutationOutput) -> Format {
+    match output {
+        cli::MutationOutput::Json => Format::Json,
+        cli::MutationOutput::Yaml => Format::Yaml,
+        cli::MutationOutput::Name => Format::Name,
+    }
 }
 
 fn stdin_is_terminal() -> bool {

@@ -112,8 +112,8 @@ pub async fn run(
     Ok(ExitStatus::Success)
 }
 
-fn bad_revision(jobset: &JobSet, why: &str) -> Error {
-    Error::Usage(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
+pub fn bad_revision(jobset: &JobSet, why: &str) -> Error {
+    Error::NoSuchRevision(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
 }
 
 /// A JobSet's revisions with what is known about them now.

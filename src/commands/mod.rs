@@ -6,6 +6,7 @@ pub mod history;
 pub mod list;
 pub mod record;
 pub mod restart;
+pub mod rollback;
 
 /// Asks the user a yes/no question (None: do not ask, proceed).
 pub type Confirm<'a> = Option<&'a mut dyn FnMut(&str) -> crate::error::Result<bool>>;

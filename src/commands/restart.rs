@@ -247,6 +247,23 @@ pub async fn run(
     }
 }
 
+/// Restarts a single JobSet (for `rollback --restart`): `(from, to)` attempts, or
+/// `(n, n)` when someone else restarted it first.
+pub(crate) async fn restart_jobset(
+    cluster: &Cluster,
+    jobset: JobSet,
+    jobs: Vec<ChildJob>,
+    options: &RestartOptions,
+) -> Result<(i32, i32)> {
+    let fleet = Fleet::new(vec![jobset], jobs, vec![]);
+    match restart_one(cluster, &fleet, 0, options, DryRun::None).await {
+        Outcome::Restarted { from, to, .. } | Outcome::WouldRestart { from, to } => Ok((from, to)),
+        Outcome::AlreadyRestarted { attempt } => Ok((attempt, attempt)),
+        Outcome::Skipped(why) => Err(Error::Refused { what: RESOURCE_NAME.into(), verb: "restarted", why }),
+        Outcome::Failed(e) => Err(e),
+    }
+}
+
 /// Restarts one JobSet, re-reading it when a concurrent change beat us.
 async fn restart_one(
     cluster: &Cluster,
@@ -331,7 +348,7 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
 }
 
 /// Waits, by watching, until every Job of attempt `to` exists (or is ready).
-async fn wait(
+pub(crate) async fn wait(
     cluster: &Cluster,
     jobset: &JobSet,
     to: i32,

@@ -93,7 +93,7 @@ async fn revisions_follow_edits_failures_and_restarts() {
     let out = ns.plugin(&["history", "train", "--revision", "-2"]);
     assert!(out.stdout.contains("with revision #1") && out.stdout.contains("image: busybox:1.36"), "{out:?}");
     let out = ns.plugin(&["history", "train", "--revision", "7"]);
-    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("revision 7 does not exist; recorded revisions: 1, 2"), "{out:?}");
 
     // The revisions are ControllerRevisions owned by the JobSet: deleting it collects them.

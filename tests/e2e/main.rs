@@ -9,4 +9,5 @@ mod errors;
 mod history;
 mod list;
 mod restart;
+mod rollback;
 mod smoke;

@@ -1,0 +1,235 @@
+//! `kubectl jobset rollback`: put a recorded revision's templates back into the spec,
+//! with one guarded JSON patch; the change takes effect at the next restart, or now
+//! with `--restart`.
+
+use std::io::Write;
+use std::time::Duration;
+
+use crate::cluster::Cluster;
+use crate::cluster::api::{JOBSETS, is_precondition_failure};
+use crate::cluster::fleet::{self, Fleet};
+use crate::commands::diff::{Defaulter, compute};
+use crate::commands::history::{View, bad_revision};
+use crate::commands::record::{Histories, RecordOptions, record};
+use crate::commands::restart::{DryRun, WaitFor, restart_jobset, wait};
+use crate::commands::{Confirm, ExitStatus};
+use crate::diff::unified::{Palette, write_unified};
+use crate::error::{Error, Result};
+use crate::history::{Cause, Revision, select};
+use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::render::{self, Format};
+use crate::restart::RestartOptions;
+use crate::rollback::{
+    self, Decision, explain_rejection, is_template_immutable_rejection, previous_revision,
+};
+use crate::select::Selection;
+
+#[derive(Debug, Clone)]
+pub struct RollbackPlan {
+    /// Exactly one JobSet.
+    pub selection: Selection,
+    /// `--to-revision`: a number, or negative to count back; None: the one before the spec's.
+    pub to_revision: Option<i64>,
+    pub reason: Option<String>,
+    pub dry_run: DryRun,
+    pub restart: bool,
+    pub restart_options: RestartOptions,
+    pub wait: Option<WaitFor>,
+    pub timeout: Duration,
+    pub format: Option<Format>,
+    pub color: bool,
+    pub progress: bool,
+    pub history_limit: usize,
+}
+
+pub async fn run(
+    cluster: &Cluster,
+    plan: &RollbackPlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    confirm: Confirm<'_>,
+) -> Result<ExitStatus> {
+    let (fleet, histories) = observe(cluster, plan, None, err).await?;
+    let jobset = &fleet.jobsets[0];
+    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
+    let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
+    if revisions.is_empty() {
+        return Err(Error::NoSuchRevision(format!(
+            "no history recorded for jobset {}/{}: nothing to roll back to (kubectl-jobset records history \
+             whenever diff, history, restart or rollback look at a JobSet)",
+            jobset.namespace(),
+            jobset.name()
+        )));
+    }
+    let view = View::new(jobset, revisions);
+    let target = target_revision(&view, plan.to_revision)?;
+    let ops = match rollback::plan(jobset, target) {
+        Decision::AlreadyThere => {
+            writeln!(out, "skipped rollback: already at revision {}", target.number)?;
+            return Ok(ExitStatus::Success);
+        }
+        Decision::Refuse(why) => return Err(Error::Refused { what, verb: "rolled back", why }),
+        Decision::Patch(ops) => ops,
+    };
+    if plan.format.is_none() {
+        write_preview(out, jobset, target, Palette { color: plan.color })?;
+    }
+    if plan.dry_run == DryRun::None
+        && let Some(confirm) = confirm
+        && !confirm(&format!(
+            "Roll back jobset {}/{} to revision {}? [y/N] ",
+            jobset.namespace(),
+            jobset.name(),
+            target.number
+        ))?
+    {
+        return Err(Error::Aborted);
+    }
+    if plan.dry_run == DryRun::Client {
+        writeln!(out, "{what} rolled back to revision {} (dry run)", target.number)?;
+        return Ok(ExitStatus::Success);
+    }
+    let server_dry_run = plan.dry_run == DryRun::Server;
+    let patched = match cluster
+        .json_patch(JOBSETS, jobset.namespace(), jobset.name(), None, &ops, server_dry_run)
+        .await
+    {
+        Ok(object) => object,
+        Err(e) if is_precondition_failure(&e) => {
+            return Err(Error::Refused {
+                what,
+                verb: "rolled back",
+                why:
+                    "its templates were changed by someone else since they were read, so nothing was changed \
+                      (their edit is kept); run the rollback again to review the new state"
+                        .into(),
+            });
+        }
+        Err(Error::Api { message, .. }) if is_template_immutable_rejection(&message) => {
+            cluster.log.note(1, &format!("the API server answered: {message}"));
+            return Err(Error::Refused { what, verb: "rolled back", why: explain_rejection(jobset, target) });
+        }
+        Err(e) => return Err(e),
+    };
+    if server_dry_run {
+        match plan.format {
+            Some(format) => write_object(out, format, &patched)?,
+            None => writeln!(out, "{what} rolled back to revision {} (server dry run)", target.number)?,
+        }
+        return Ok(ExitStatus::Success);
+    }
+
+    // Record the rollback as the newest revision, and see how many Jobs it leaves outdated.
+    let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {}", target.number));
+    let (fleet, histories) = observe(cluster, plan, Some(Cause::Set(cause)), err).await?;
+    let jobset = &fleet.jobsets[0];
+    let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
+    let now = view.spec.map(|n| format!(" (now revision {n})")).unwrap_or_default();
+    match plan.format {
+        Some(format) => write_object(out, format, &jobset.raw)?,
+        None => writeln!(out, "{what} rolled back to revision {}{now}", target.number)?,
+    }
+    if !plan.restart {
+        let mut defaulter = Defaulter::new(cluster);
+        let drift = compute(&mut defaulter, &fleet).await?.remove(0);
+        if plan.format.is_none() {
+            writeln!(
+                out,
+                "the running Jobs keep their template until the next restart: {}/{} jobs are now outdated \
+                 (`kubectl jobset restart {}` applies it now)",
+                drift.outdated_jobs(),
+                drift.total_jobs(),
+                jobset.name()
+            )?;
+        }
+        return Ok(ExitStatus::Success);
+    }
+    let (from, to) =
+        restart_jobset(cluster, jobset.clone(), fleet.jobs_of(jobset).to_vec(), &plan.restart_options)
+            .await?;
+    if plan.format.is_none() {
+        writeln!(out, "{what} restarted (attempt {from} → {to})")?;
+    }
+    if let Some(wait_for) = plan.wait.filter(|_| to > from) {
+        wait(cluster, jobset, to, wait_for, plan.timeout, plan.progress, err).await?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// Loads the JobSet with its Jobs and history, and records what is seen.
+async fn observe(
+    cluster: &Cluster,
+    plan: &RollbackPlan,
+    cause: Option<Cause>,
+    err: &mut dyn Write,
+) -> Result<(Fleet, Histories)> {
+    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    if !fleet.missing.is_empty() || fleet.jobsets.is_empty() {
+        return Err(fleet::not_found(
+            &plan.selection.names,
+            plan.selection.namespace.as_deref().unwrap_or_default(),
+        ));
+    }
+    let mut defaulter = Defaulter::new(cluster);
+    let drifts = compute(&mut defaulter, &fleet).await?;
+    let causes = cause.map(|c| (fleet.jobsets[0].uid().to_owned(), c)).into_iter().collect();
+    let options = RecordOptions { history_limit: plan.history_limit, causes };
+    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    Ok((fleet, histories))
+}
+
+fn target_revision<'v>(view: &'v View, to_revision: Option<i64>) -> Result<&'v Revision> {
+    match to_revision {
+        Some(n) => select(&view.revisions, n).map_err(|why| bad_revision(view.jobset, &why)),
+        None => {
+            let spec = view.spec.ok_or_else(|| {
+                bad_revision(
+                    view.jobset,
+                    "the spec's templates are not recorded (history is read-only here); pass --to-revision N",
+                )
+            })?;
+            previous_revision(&view.revisions, spec).ok_or_else(|| {
+                let known: Vec<String> = view.revisions.iter().map(|r| r.number.to_string()).collect();
+                bad_revision(
+                    view.jobset,
+                    &format!(
+                        "no revision before the spec's (revision {spec}); recorded revisions: {}",
+                        known.join(", ")
+                    ),
+                )
+            })
+        }
+    }
+}
+
+/// The diff from the current spec to the target revision, per replicatedJob.
+fn write_preview(out: &mut dyn Write, jobset: &JobSet, target: &Revision, palette: Palette) -> Result<()> {
+    for rjob in &jobset.spec.replicated_jobs {
+        let Some((_, wanted)) = target.templates.iter().find(|(n, _)| *n == rjob.name) else { continue };
+        write_unified(
+            out,
+            &rjob.template,
+            wanted,
+            &format!(
+                "{}/{} replicatedJobs[{}].template (spec now)",
+                jobset.namespace(),
+                jobset.name(),
+                rjob.name
+            ),
+            &format!("revision {} replicatedJobs[{}].template", target.number, rjob.name),
+            palette,
+        )?;
+    }
+    Ok(())
+}
+
+fn write_object(out: &mut dyn Write, format: Format, object: &serde_json::Value) -> Result<()> {
+    let object = render::without_managed_fields(object.clone());
+    match format {
+        Format::Json => render::write_json(out, &object),
+        Format::Yaml => render::write_yaml(out, &object),
+        _ => {
+            Ok(writeln!(out, "{RESOURCE_NAME}/{}", object["metadata"]["name"].as_str().unwrap_or_default())?)
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Rollback planning, without I/O: the single JSON patch that puts a recorded
+//! revision's templates back, guarded so that a concurrent edit ends in a conflict,
+//! and the plain-words explanation when a cluster forbids template updates.
+
+use serde_json::{Value, json};
+
+use crate::history::{Revision, Templates, same_templates, templates_of};
+use crate::model::jobset::JobSet;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Decision {
+    /// The spec already holds the target's templates.
+    AlreadyThere,
+    Refuse(String),
+    /// One JSON patch for `spec.replicatedJobs[*].template`.
+    Patch(Vec<Value>),
+}
+
+/// Plans a rollback of `jobset` to `target`.
+pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
+    let current = templates_of(jobset);
+    if same_templates(&current, &target.templates) {
+        return Decision::AlreadyThere;
+    }
+    let mut spec_names: Vec<&str> = current.iter().map(|(n, _)| n.as_str()).collect();
+    let mut target_names: Vec<&str> = target.templates.iter().map(|(n, _)| n.as_str()).collect();
+    spec_names.sort_unstable();
+    target_names.sort_unstable();
+    if spec_names != target_names {
+        return Decision::Refuse(format!(
+            "revision {} has replicatedJobs {} but the spec has {}: rollback only replaces templates, \
+             it does not add, remove or rename replicatedJobs",
+            target.number,
+            target_names.join(", "),
+            spec_names.join(", ")
+        ));
+    }
+    let mut ops = Vec::new();
+    for (i, (name, template)) in current.iter().enumerate() {
+        let Some((_, wanted)) = target.templates.iter().find(|(n, _)| n == name) else { continue };
+        if crate::history::canonical(wanted) == crate::history::canonical(template) {
+            continue;
+        }
+        // The test ops make the patch fail, changing nothing, if anyone edited the
+        // replicatedJob since we read it.
+        ops.push(json!({"op": "test", "path": format!("/spec/replicatedJobs/{i}/name"), "value": name}));
+        ops.push(
+            json!({"op": "test", "path": format!("/spec/replicatedJobs/{i}/template"), "value": template}),
+        );
+        ops.push(
+            json!({"op": "replace", "path": format!("/spec/replicatedJobs/{i}/template"), "value": wanted}),
+        );
+    }
+    Decision::Patch(ops)
+}
+
+/// The revision before the spec's: the default rollback target.
+pub fn previous_revision(revisions: &[Revision], spec_number: i64) -> Option<&Revision> {
+    revisions.iter().filter(|r| r.number < spec_number).max_by_key(|r| r.number)
+}
+
+/// Pod-template fields upstream JobSet lets change while a JobSet is suspended.
+const SUSPEND_MUTABLE: &[&str] = &["nodeSelector", "tolerations", "schedulingGates"];
+
+/// True when the two sets of templates differ only in what upstream allows to change
+/// while suspended: pod labels, annotations, nodeSelector, tolerations, schedulingGates.
+pub fn only_suspend_mutable_fields_differ(a: &Templates, b: &Templates) -> bool {
+    let strip = |templates: &Templates| -> Templates {
+        templates
+            .iter()
+            .map(|(name, t)| {
+                let mut t = t.clone();
+                if let Some(meta) = t["spec"]["template"].get_mut("metadata").and_then(Value::as_object_mut) {
+                    meta.remove("labels");
+                    meta.remove("annotations");
+                }
+                if let Some(pod) = t["spec"]["template"].get_mut("spec").and_then(Value::as_object_mut) {
+                    for key in SUSPEND_MUTABLE {
+                        pod.remove(*key);
+                    }
+                }
+                (name.clone(), t)
+            })
+            .collect()
+    };
+    same_templates(&strip(a), &strip(b))
+}
+
+/// Whether an API error is an admission webhook refusing a template change.
+pub fn is_template_immutable_rejection(message: &str) -> bool {
+    message.contains("denied the request") && message.contains("immutable")
+}
+
+/// Plain words for a rejected template update.
+pub fn explain_rejection(jobset: &JobSet, target: &Revision) -> String {
+    let name = jobset.name();
+    let suspend_helps = only_suspend_mutable_fields_differ(&templates_of(jobset), &target.templates);
+    let mut text = String::from(
+        "the cluster rejected the template change: this JobSet controller's admission webhook treats \
+         replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
+         tolerations and schedulingGates change, and only while the JobSet is suspended). Nothing was changed.\n\
+         Options:\n  - run a JobSet controller that allows opportunistic template updates, then roll back again",
+    );
+    if suspend_helps {
+        text.push_str(&format!(
+            "\n  - revision {} differs from the spec only in fields allowed while suspended: suspend the JobSet \
+             (kubectl patch jobset {name} --type=merge -p '{{\"spec\":{{\"suspend\":true}}}}'), roll back, then resume it",
+            target.number
+        ));
+    } else {
+        text.push_str(&format!(
+            "\n  - suspending would not help: revision {} differs from the spec in fields that stay immutable \
+             while suspended (such as images or commands); recreating the JobSet is the remaining way",
+            target.number
+        ));
+    }
+    text.push_str("\n(-v shows the API server's full answer)");
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobset(templates: Value) -> JobSet {
+        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"},
+            "spec": {"replicatedJobs": templates, "suspend": false, "futureField": 1}}))
+        .unwrap()
+    }
+
+    fn revision(number: i64, templates: Templates) -> Revision {
+        let object = json!({
+            "metadata": {"name": format!("js-{number}"), "ownerReferences": [{"uid": "u"}],
+                "annotations": {crate::history::FORMAT_ANNOTATION: crate::history::FORMAT}},
+            "data": {"replicatedJobs": templates.iter().map(|(n, t)| json!({"name": n, "template": t})).collect::<Vec<_>>()},
+            "revision": number});
+        crate::history::parse(&object, "u").unwrap()
+    }
+
+    fn pod(image: &str, extra: Value) -> Value {
+        let mut spec = json!({"containers": [{"name": "main", "image": image}]});
+        for (k, v) in extra.as_object().unwrap() {
+            spec[k] = v.clone();
+        }
+        json!({"spec": {"template": {"spec": spec}}})
+    }
+
+    #[test]
+    fn patch_replaces_only_changed_templates_with_test_guards() {
+        let js = jobset(json!([
+            {"name": "a", "replicas": 2, "template": pod("app:v2", json!({}))},
+            {"name": "b", "template": pod("side:v1", json!({}))}
+        ]));
+        let target = revision(
+            1,
+            vec![("a".into(), pod("app:v1", json!({}))), ("b".into(), pod("side:v1", json!({})))],
+        );
+        assert_eq!(
+            plan(&js, &target),
+            Decision::Patch(vec![
+                json!({"op": "test", "path": "/spec/replicatedJobs/0/name", "value": "a"}),
+                json!({"op": "test", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v2", json!({}))}),
+                json!({"op": "replace", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v1", json!({}))}),
+            ])
+        );
+    }
+
+    #[test]
+    fn nothing_to_do_and_refusals() {
+        let js = jobset(json!([{"name": "a", "template": pod("app:v1", json!({}))}]));
+        assert_eq!(
+            plan(&js, &revision(1, vec![("a".into(), pod("app:v1", json!({})))])),
+            Decision::AlreadyThere
+        );
+        let Decision::Refuse(why) =
+            plan(&js, &revision(1, vec![("renamed".into(), pod("app:v1", json!({})))]))
+        else {
+            panic!()
+        };
+        assert!(why.contains("replicatedJobs renamed but the spec has a"), "{why}");
+    }
+
+    #[test]
+    fn default_target_is_the_revision_before_the_spec() {
+        let revisions = vec![revision(1, vec![]), revision(3, vec![]), revision(4, vec![])];
+        assert_eq!(previous_revision(&revisions, 4).map(|r| r.number), Some(3));
+        assert_eq!(previous_revision(&revisions, 1).map(|r| r.number), None);
+    }
+
+    #[test]
+    fn suspend_mutable_fields() {
+        let a = vec![("w".to_string(), pod("app:v1", json!({"nodeSelector": {"pool": "a"}})))];
+        let b = vec![(
+            "w".to_string(),
+            pod("app:v1", json!({"nodeSelector": {"pool": "b"}, "tolerations": [{"key": "x"}]})),
+        )];
+        assert!(only_suspend_mutable_fields_differ(&a, &b));
+        let c = vec![("w".to_string(), pod("app:v2", json!({"nodeSelector": {"pool": "a"}})))];
+        assert!(!only_suspend_mutable_fields_differ(&a, &c));
+    }
+
+    #[test]
+    fn rejection_text() {
+        let msg = r#"admission webhook "vjobset-update.kb.io" denied the request: spec.replicatedJobs: Invalid value: [...]: field is immutable"#;
+        assert!(is_template_immutable_rejection(msg));
+        let js = jobset(json!([{"name": "w", "template": pod("app:v2", json!({}))}]));
+        let text = explain_rejection(&js, &revision(1, vec![("w".into(), pod("app:v1", json!({})))]));
+        assert!(text.contains("immutable") && text.contains("opportunistic template updates"), "{text}");
+        assert!(text.contains("suspending would not help"), "{text}");
+        assert!(!text.contains("Invalid value"), "no raw webhook dump: {text}");
+    }
+}

@@ -1,0 +1,217 @@
+//! `kubectl jobset rollback` on the real cluster.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+use crate::support::*;
+
+fn set_image(ns: &TestNs, name: &str, image: &str) {
+    let patch = format!(
+        r#"[{{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"{image}"}}]"#
+    );
+    let out = ns.kubectl(&["patch", "jobset", name, "--type=json", "-p", &patch]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// v1 recorded, then v2 applied and restarted onto: attempt 1 runs v2.
+async fn v1_then_v2(ns: &TestNs, extra_spec: &str) -> Value {
+    ns.create(&jobset_yaml(
+        "train",
+        &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")],
+        extra_spec,
+    ));
+    ns.wait_for_attempt_jobs("train", 0, 3).await;
+    let v1 = ns.jobset("train").await;
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    set_image(ns, "train", "busybox:1.37");
+    let out = ns.plugin(&["restart", "train", "--wait"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    v1
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn rollback_restores_the_exact_templates_and_records_it() {
+    let ns = TestNs::new("rollback").await;
+    let v1 = v1_then_v2(&ns, "").await;
+
+    // The controller still writes status after a restart, so compare spec and generation.
+    let before = ns.jobset("train").await;
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1", "--dry-run=server"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.ends_with("jobset.jobset.x-k8s.io/train rolled back to revision 1 (server dry run)\n"),
+        "{out:?}"
+    );
+    let after = ns.jobset("train").await;
+    assert_eq!(
+        (&after["spec"], &after["metadata"]["generation"]),
+        (&before["spec"], &before["metadata"]["generation"]),
+        "a dry run changes nothing"
+    );
+
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.starts_with("--- "), "the diff comes first: {out:?}");
+    assert!(out.stdout.contains("-        image: busybox:1.37\n+        image: busybox:1.36"), "{out:?}");
+    assert!(
+        out.stdout.contains("jobset.jobset.x-k8s.io/train rolled back to revision 1 (now revision 3)"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("2/3 jobs are now outdated"), "{out:?}");
+
+    let after = ns.jobset("train").await;
+    assert_eq!(
+        after["spec"]["replicatedJobs"], v1["spec"]["replicatedJobs"],
+        "the spec's templates equal v1 exactly"
+    );
+
+    let out = ns.plugin(&["diff", "train", "-o", "json"]);
+    assert_eq!(out.code, 1, "the running v2 Jobs are outdated: {out:?}");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["jobsets"][0]["outdatedJobs"], 2);
+
+    let out = ns.plugin(&["history", "train", "-o", "json"]);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let newest = doc["revisions"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!((newest["revision"].as_i64(), newest["spec"].as_bool()), (Some(3), Some(true)));
+    assert_eq!(newest["changeCause"], "rollback to revision 1");
+
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "-1"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "skipped rollback: already at revision 3\n"), "{out:?}");
+
+    // Back to v2 (revision 2), restarting now.
+    let out = ns.plugin(&["rollback", "train", "--restart", "--wait", "--timeout=60s"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("rolled back to revision 2 (now revision 4)"), "{out:?}");
+    assert!(out.stdout.contains("restarted (attempt 1 → 2)"), "{out:?}");
+    let jobs = ns.jobs_of("train").await;
+    let workers: Vec<_> =
+        jobs.iter().filter(|j| j.metadata.name.as_deref().unwrap().contains("workers")).collect();
+    assert_eq!(workers.len(), 2);
+    assert!(
+        workers.iter().all(|j| attempt_label(j) == Some(2) && image_of(j, 0) == "busybox:1.37"),
+        "{workers:?}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn rollback_and_restart_together_apply_the_old_template_now() {
+    let ns = TestNs::new("rollback-restart").await;
+    v1_then_v2(&ns, "").await;
+    let out = ns.plugin(&["rollback", "train", "--restart", "--wait", "--timeout=60s"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let jobs = ns.wait_for_attempt_jobs("train", 2, 3).await;
+    assert!(jobs.iter().all(|j| image_of(j, 0) == "busybox:1.36"), "the Jobs run v1");
+    let out = ns.plugin(&["diff", "train"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn fields_the_plugin_does_not_model_survive() {
+    let ns = TestNs::new("rollback-fields").await;
+    let extra = "  ttlSecondsAfterFinished: 3600\n  network:\n    subdomain: net\n    publishNotReadyAddresses: false\n  startupPolicy:\n    startupPolicyOrder: AnyOrder\n  successPolicy:\n    operator: Any\n";
+    v1_then_v2(&ns, extra).await;
+    ns.kubectl(&["label", "jobset", "train", "team=ml"]);
+    ns.kubectl(&["annotate", "jobset", "train", "note=keep"]);
+    let before = ns.jobset("train").await;
+    let out = ns.plugin(&["rollback", "train"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let after = ns.jobset("train").await;
+    let strip = |mut v: Value| {
+        for rj in v["spec"]["replicatedJobs"].as_array_mut().unwrap() {
+            rj.as_object_mut().unwrap().remove("template");
+        }
+        v["spec"].clone()
+    };
+    assert_eq!(strip(after.clone()), strip(before.clone()), "only templates changed");
+    assert_eq!(after["metadata"]["labels"]["team"], "ml");
+    assert_eq!(after["metadata"]["annotations"]["note"], "keep");
+    assert_eq!(after["spec"]["successPolicy"]["operator"], "Any");
+    assert_eq!(after["spec"]["ttlSecondsAfterFinished"], 3600);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn an_edit_while_confirming_is_a_conflict_and_survives() {
+    let ns = TestNs::new("rollback-race").await;
+    v1_then_v2(&ns, "").await;
+    // A terminal (script(1) gives the plugin a pty) so that it asks for confirmation.
+    let h = harness();
+    let command = format!(
+        "{} rollback train -n {} --kubeconfig {}",
+        env!("CARGO_BIN_EXE_kubectl-jobset"),
+        ns.name,
+        h.kubeconfig.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script(1)");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut chunk = [0u8; 256];
+    while !seen.contains("[y/N]") {
+        let n = stdout.get_mut().read(&mut chunk).unwrap();
+        assert!(n > 0, "no prompt: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
+    }
+    // Someone else edits the template while the user reads the diff.
+    set_image(&ns, "train", "busybox:1.38");
+    child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    let mut rest = String::new();
+    for line in stdout.lines() {
+        rest.push_str(&line.unwrap());
+        rest.push('\n');
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(1), "{seen}{rest}");
+    assert!(rest.contains("changed by someone else since they were read, so nothing was changed"), "{rest}");
+    let image = ns.jobset("train").await["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+        ["containers"][0]["image"]
+        .clone();
+    assert_eq!(image, "busybox:1.38", "the other edit survives");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn immutable_templates_get_plain_words() {
+    let ns = TestNs::immutable("rollback-strict").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    // Template edits are rejected here except while suspended: make revision 2 that way.
+    let suspend =
+        ns.kubectl(&["patch", "jobset", "train", "--type=merge", "-p", r#"{"spec":{"suspend":true}}"#]);
+    assert!(suspend.status.success(), "{}", String::from_utf8_lossy(&suspend.stderr));
+    let label = ns.kubectl(&["patch", "jobset", "train", "--type=json", "-p",
+        r#"[{"op":"add","path":"/spec/replicatedJobs/0/template/spec/template/metadata/labels","value":{"tier":"gold"}}]"#]);
+    assert!(
+        label.status.success(),
+        "suspended JobSets accept pod label changes: {}",
+        String::from_utf8_lossy(&label.stderr)
+    );
+    let resume =
+        ns.kubectl(&["patch", "jobset", "train", "--type=merge", "-p", r#"{"spec":{"suspend":false}}"#]);
+    assert!(resume.status.success());
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+
+    let rv = ns.jobset("train").await["metadata"]["resourceVersion"].clone();
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("treats replicatedJob templates as immutable"), "{out:?}");
+    assert!(out.stderr.contains("allows opportunistic template updates"), "{out:?}");
+    assert!(out.stderr.contains("differs from the spec only in fields allowed while suspended"), "{out:?}");
+    assert!(!out.stderr.contains("Invalid value"), "no raw webhook dump without -v: {out:?}");
+    assert_eq!(ns.jobset("train").await["metadata"]["resourceVersion"], rv);
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1", "-v=1"]);
+    assert!(out.stderr.contains("denied the request"), "-v shows the server's answer: {out:?}");
+}
