@@ -12,6 +12,7 @@
 #        cluster.sh complete-job NAMESPACE JOB         job gets SuccessCriteriaMet; the job controller completes it
 #        cluster.sh stop-component NAME | start-component NAME   (apiserver, jobset; for fault tests)
 #        cluster.sh kubectl ARGS...                    the harness's kubectl with the harness's kubeconfig
+#        cluster.sh adopt KUBECONFIG                   point the e2e tests at an existing cluster (kind, ...)
 #
 # State (certificates, kubeconfig, logs, pids, etcd data) lives in $KJS_STATE_DIR,
 # default <repo>/.e2e-cluster. Binaries come from build.sh's cache.
@@ -383,6 +384,27 @@ cmd_ready_job() {
   done
 }
 
+# Marks an existing cluster (one running the JobSet controller and its webhooks) as the
+# test cluster: the e2e tests refuse any cluster without this marker. Deliberate, so a
+# test can never touch a cluster by accident.
+cmd_adopt() {
+  local source=${1:-}
+  [ -f "$source" ] || die "usage: adopt KUBECONFIG (the file must exist)"
+  [ ! -f "$STATE/ports.env" ] || die "$STATE holds a running harness cluster; run '$0 down' first"
+  command -v kubectl >/dev/null || die "adopt needs kubectl on PATH"
+  mkdir -p "$STATE/bin"
+  cp "$source" "$STATE/admin.kubeconfig"
+  chmod 600 "$STATE/admin.kubeconfig"
+  ln -sf "$(command -v kubectl)" "$STATE/bin/kubectl"
+  local cluster_id; cluster_id=$(openssl rand -hex 16)
+  printf '%s\n' "$cluster_id" > "$STATE/cluster-id"
+  kubectl --kubeconfig "$STATE/admin.kubeconfig" create configmap kubectl-jobset-e2e -n kube-system \
+    --from-literal=cluster-id="$cluster_id" --dry-run=client -o yaml \
+    | kubectl --kubeconfig "$STATE/admin.kubeconfig" apply -f - >/dev/null
+  log "adopted the cluster of $source as the e2e test cluster (state: $STATE)"
+  log "note: tests that use the harness's RBAC users or immutable-templates namespaces need the same setup there"
+}
+
 main() {
   local cmd=${1:-}
   [ $# -gt 0 ] && shift
@@ -392,6 +414,7 @@ main() {
     down) cmd_down ;;
     status) cmd_status ;;
     env) cmd_env ;;
+    adopt) cmd_adopt "$@" ;;
     fail-job|ready-job|complete-job|kubectl|stop-component|start-component)
       [ -f "$STATE/ports.env" ] || die "not running: run '$0 up' first"
       BIN=$(cat "$STATE/bin-dir"); load_ports
@@ -408,7 +431,7 @@ main() {
             jobset) start_jobset ;;
             *) die "start-component apiserver|jobset" ;; esac ;;
       esac ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 }
 
