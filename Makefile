@@ -79,6 +79,10 @@ completions:
 	target/debug/kubectl-jobset completion kubectl > completions/kubectl_complete-jobset
 	chmod +x completions/kubectl_complete-jobset
 
+# Fleet benchmark against the kubectl floor on its own test cluster; writes BENCHMARKS.md.
+bench:
+	bench/run.sh
+
 # Builds release archives for krew and fills uri/sha256 into dist/krew-manifest.yaml.
 release-archives:
 	scripts/release-archives.sh

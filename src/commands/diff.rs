@@ -11,7 +11,7 @@ use crate::cluster::Cluster;
 use crate::cluster::api::JOBS;
 use crate::cluster::fleet::{self, Fleet};
 use crate::commands::ExitStatus;
-use crate::commands::record::{RecordOptions, record};
+use crate::commands::record::{RecordOptions, record, spec_revision};
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
@@ -67,15 +67,17 @@ pub async fn run(
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
-    record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let spec_revisions: Vec<Option<i64>> =
+        fleet.jobsets.iter().map(|js| spec_revision(&histories, js)).collect();
     match plan.format {
         DiffFormat::Text => match &plan.external_diff {
             Some(program) => external_diff(program, &drifts, out)?,
             None => write_text(out, &drifts, Palette { color: plan.color })?,
         },
-        DiffFormat::Summary => write_summary(out, &drifts)?,
-        DiffFormat::Json => render::write_json(out, &report(&drifts))?,
-        DiffFormat::Yaml => render::write_yaml(out, &report(&drifts))?,
+        DiffFormat::Summary => write_summary(out, &drifts, &spec_revisions)?,
+        DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
+        DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
     Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
 }
@@ -286,11 +288,12 @@ fn notes(d: &JobSetDrift) -> Vec<String> {
     notes
 }
 
-/// One line per JobSet.
-fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift]) -> Result<()> {
+/// One line per JobSet (`spec_revisions` in the same order; None when not recorded).
+fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[Option<i64>]) -> Result<()> {
     let rows: Vec<Vec<String>> = drifts
         .iter()
-        .map(|d| {
+        .zip(spec_revisions)
+        .map(|(d, revision)| {
             let status = match d.state {
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
@@ -304,18 +307,21 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift]) -> Result<()> {
                 d.attempt.to_string(),
                 format!("{}/{}", d.outdated_jobs(), d.total_jobs()),
                 status.to_owned(),
+                revision.map(|r| r.to_string()).unwrap_or_else(|| "<none>".into()),
             ]
         })
         .collect();
-    write_table(out, &["JOBSET", "ATTEMPT", "OUTDATED", "STATUS"], &rows, false)
+    write_table(out, &["JOBSET", "ATTEMPT", "OUTDATED", "STATUS", "SPEC-REVISION"], &rows, false)
 }
 
 /// The stable machine-readable document for `-o json|yaml`.
-pub fn report(drifts: &[JobSetDrift]) -> Value {
+pub fn report(drifts: &[JobSetDrift], spec_revisions: &[Option<i64>]) -> Value {
     let jobsets: Vec<Value> = drifts
         .iter()
-        .map(|d| {
+        .zip(spec_revisions)
+        .map(|(d, revision)| {
             json!({
+                "specRevision": revision,
                 "namespace": d.namespace,
                 "name": d.name,
                 "attempt": d.attempt,
@@ -457,13 +463,14 @@ mod tests {
     fn summary_and_json() {
         let drifts = [drift(&["train-workers-0"], "app:v1"), drift(&[], "app:v2")];
         let mut out = Vec::new();
-        write_summary(&mut out, &drifts).unwrap();
+        write_summary(&mut out, &drifts, &[Some(3), None]).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
-        JOBSET     ATTEMPT   OUTDATED   STATUS
-        ml/train   2         1/4        Outdated
-        ml/train   2         0/4        UpToDate
+        JOBSET     ATTEMPT   OUTDATED   STATUS     SPEC-REVISION
+        ml/train   2         1/4        Outdated   3
+        ml/train   2         0/4        UpToDate   <none>
         ");
-        let doc = report(&drifts);
+        let doc = report(&drifts, &[Some(3), None]);
+        assert_eq!(doc["jobsets"][0]["specRevision"], 3);
         assert_eq!(doc["jobsets"][0]["drift"], true);
         assert_eq!(
             doc["jobsets"][0]["replicatedJobs"][0]["outdated"][0]["changes"][0],

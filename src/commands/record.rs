@@ -89,6 +89,11 @@ pub async fn record(
     Ok(histories)
 }
 
+/// The number of the revision that holds the JobSet's spec, if recorded.
+pub fn spec_revision(histories: &Histories, jobset: &JobSet) -> Option<i64> {
+    history::spec_revision(histories.get(jobset.uid())?, jobset)
+}
+
 fn has_template_drift(drift: &JobSetDrift) -> bool {
     drift.replicated_jobs.iter().any(|r| !r.outdated.is_empty())
 }

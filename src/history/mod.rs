@@ -88,6 +88,12 @@ pub fn same_templates(a: &Templates, b: &Templates) -> bool {
         && a.iter().zip(b).all(|((na, ta), (nb, tb))| na == nb && canonical(ta) == canonical(tb))
 }
 
+/// The number of the revision holding the JobSet's spec, if recorded.
+pub fn spec_revision(revisions: &[Revision], jobset: &JobSet) -> Option<i64> {
+    let spec = templates_of(jobset);
+    revisions.iter().find(|r| same_templates(&r.templates, &spec)).map(|r| r.number)
+}
+
 /// `0-2,5` from {0,1,2,5}.
 pub fn format_attempts(attempts: &BTreeSet<i32>) -> String {
     let mut runs: Vec<String> = Vec::new();

@@ -95,8 +95,12 @@ struct JobSetView {
 }
 
 impl JobSet {
-    /// Reads the typed view out of a raw JobSet object.
-    pub fn from_raw(raw: Value) -> Result<JobSet, serde_json::Error> {
+    /// Reads the typed view out of a raw JobSet object. `managedFields` are dropped:
+    /// nothing here reads them, and kubectl hides them too.
+    pub fn from_raw(mut raw: Value) -> Result<JobSet, serde_json::Error> {
+        if let Some(meta) = raw.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.remove("managedFields");
+        }
         let view = JobSetView::deserialize(&raw)?;
         Ok(JobSet { metadata: view.metadata, spec: view.spec, status: view.status.unwrap_or_default(), raw })
     }
@@ -136,11 +140,39 @@ impl JobSet {
 #[derive(Debug, Clone, Deserialize)]
 pub struct ChildJob {
     #[serde(default)]
-    pub metadata: ObjectMeta,
+    pub metadata: JobMeta,
     #[serde(default)]
     pub spec: Value,
     #[serde(default)]
     pub status: Option<JobStatus>,
+}
+
+/// The parts of a Job's metadata kubectl-jobset reads. Everything else (notably
+/// `managedFields`, often the largest part of a Job) is skipped while parsing, which
+/// keeps memory proportional to what is used on large fleets.
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobMeta {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner_references: Option<Vec<OwnerReference>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deletion_timestamp: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
+pub struct OwnerReference {
+    #[serde(default)]
+    pub kind: String,
+    #[serde(default)]
+    pub uid: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<bool>,
 }
 
 /// Where a Job stands, as the JobSet controller sorts them.

@@ -287,7 +287,8 @@ cmd_up() {
 
   start controller-manager "$BIN/kube-controller-manager" --kubeconfig="$STATE/admin.kubeconfig" \
     --controllers=job-controller,garbage-collector-controller,namespace-controller \
-    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --v=1
+    --leader-elect=false --bind-address=127.0.0.1 --secure-port="$KCM_PORT" --v=1 \
+    --kube-api-qps=200 --kube-api-burst=400
   wait_for controller-manager "kube-controller-manager /healthz" curl -fsSk "https://127.0.0.1:$KCM_PORT/healthz"
 
   start_jobset

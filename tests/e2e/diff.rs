@@ -170,7 +170,12 @@ async fn all_namespaces_reports_each_jobset() {
             .lines()
             .find(|l| l.starts_with(&format!("{}/train", ns.name)))
             .expect("a line per JobSet");
-        assert_eq!(line.split_whitespace().collect::<Vec<_>>()[1..], ["0", "2/2", "Outdated"], "{out:?}");
+        // Never recorded before this command: the spec's revision is the second one.
+        assert_eq!(
+            line.split_whitespace().collect::<Vec<_>>()[1..],
+            ["0", "2/2", "Outdated", "2"],
+            "{out:?}"
+        );
     }
     let out = run_plugin(&["diff", "-A"], None, &[]);
     assert!(

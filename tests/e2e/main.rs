@@ -6,6 +6,7 @@ mod support;
 
 mod diff;
 mod errors;
+mod fleet;
 mod history;
 mod list;
 mod restart;
