@@ -57,37 +57,52 @@ pub fn watch_jobset(
             .default_backoff()
             .map(|e| e.map(Update::Job));
     let errors = cluster.errors.clone();
+    let namespace = namespace.to_owned();
     let (mut jobset, mut jobs_by_name) = (None::<JobSet>, BTreeMap::<String, ChildJob>::new());
     let (mut jobset_synced, mut jobs_synced) = (false, false);
-    futures::stream::select(jobset_events, job_events).map(move |update| {
-        match update.map_err(|e| Error::Transport {
-            op: Box::new(crate::error::Op::new("watch", crate::error::JOBSET_RESOURCE, None)),
-            reason: format!("{e} (API server at {})", errors.server),
-        })? {
-            Update::JobSet(event) => match event {
-                watcher::Event::Apply(o) | watcher::Event::InitApply(o) => jobset = Some(to_jobset(o)?),
-                watcher::Event::Delete(_) => jobset = None,
-                watcher::Event::Init => jobset = None,
-                watcher::Event::InitDone => jobset_synced = true,
-            },
-            Update::Job(event) => match event {
-                watcher::Event::Apply(o) | watcher::Event::InitApply(o) => {
-                    let job = to_job(o)?;
-                    jobs_by_name.insert(job.name().to_owned(), job);
-                }
-                watcher::Event::Delete(o) => {
-                    jobs_by_name.remove(o.metadata.name.as_deref().unwrap_or_default());
-                }
-                watcher::Event::Init => jobs_by_name.clear(),
-                watcher::Event::InitDone => jobs_synced = true,
-            },
-        }
-        Ok(Snapshot {
-            jobset: jobset.clone(),
-            jobs: jobs_by_name.values().cloned().collect(),
-            synced: jobset_synced && jobs_synced,
+    futures::stream::select(jobset_events, job_events)
+        // 410 Gone: the watch fell behind; the watcher lists again by itself.
+        .filter(|update| {
+            futures::future::ready(!matches!(update, Err(watcher::Error::WatchError(s)) if s.code == 410))
         })
-    })
+        .map(move |update| {
+            match update.map_err(|e| classify(&errors, &namespace, e))? {
+                Update::JobSet(event) => match event {
+                    watcher::Event::Apply(o) | watcher::Event::InitApply(o) => jobset = Some(to_jobset(o)?),
+                    watcher::Event::Delete(_) => jobset = None,
+                    watcher::Event::Init => jobset = None,
+                    watcher::Event::InitDone => jobset_synced = true,
+                },
+                Update::Job(event) => match event {
+                    watcher::Event::Apply(o) | watcher::Event::InitApply(o) => {
+                        let job = to_job(o)?;
+                        jobs_by_name.insert(job.name().to_owned(), job);
+                    }
+                    watcher::Event::Delete(o) => {
+                        jobs_by_name.remove(o.metadata.name.as_deref().unwrap_or_default());
+                    }
+                    watcher::Event::Init => jobs_by_name.clear(),
+                    watcher::Event::InitDone => jobs_synced = true,
+                },
+            }
+            Ok(Snapshot {
+                jobset: jobset.clone(),
+                jobs: jobs_by_name.values().cloned().collect(),
+                synced: jobset_synced && jobs_synced,
+            })
+        })
+}
+
+/// A failed watch, in the same words as any failed request.
+fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::Error) -> Error {
+    let op = crate::error::Op::new("watch", "jobs.batch", Some(namespace));
+    match err {
+        watcher::Error::InitialListFailed(e)
+        | watcher::Error::WatchStartFailed(e)
+        | watcher::Error::WatchFailed(e) => errors.classify(op, e),
+        watcher::Error::WatchError(status) => errors.classify(op, kube::Error::Api(status)),
+        other => Error::Transport { op: Box::new(op), reason: other.to_string() },
+    }
 }
 
 fn to_value(object: DynamicObject) -> Result<serde_json::Value> {

@@ -229,12 +229,14 @@ pub async fn run(
     }
     if let Some(wait_for) = plan.wait.filter(|_| plan.dry_run == DryRun::None) {
         for (i, outcome) in &outcomes {
-            if let Outcome::Restarted { to, .. } = outcome {
-                let jobset = &fleet.jobsets[*i];
-                if plan.options.job.is_none() {
-                    wait(cluster, jobset, *to, wait_for, plan.timeout, plan.progress, err).await?;
-                }
-            }
+            // Someone else's restart is waited for too: re-running a command whose wait was
+            // cut short (say, by an API server outage) finishes the job.
+            let attempt = match outcome {
+                Outcome::Restarted { to, .. } => *to,
+                Outcome::AlreadyRestarted { attempt } => *attempt,
+                _ => continue,
+            };
+            wait(cluster, &fleet.jobsets[*i], attempt, wait_for, plan.timeout, plan.progress, err).await?;
         }
     }
     match (failed, outcomes.len()) {
@@ -371,7 +373,16 @@ pub(crate) async fn wait(
             }
             next = stream.next() => {
                 let Some(snapshot) = next else { return Err(Error::Wait(format!("watching jobset {name} ended unexpectedly"))) };
-                let snapshot = snapshot?;
+                let snapshot = match snapshot {
+                    Ok(snapshot) => snapshot,
+                    // A watch idle for longer than --request-timeout times out; the
+                    // watcher re-establishes it. Any other failure ends the wait.
+                    Err(Error::Timeout { .. }) => {
+                        cluster.log.note(6, "watch timed out; watching again");
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
                 if !snapshot.synced {
                     continue;
                 }

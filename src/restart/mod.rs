@@ -92,6 +92,14 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
         })
         .map(|j| j.name())
         .collect();
+    let unlabelled: Vec<&str> = jobs.iter().filter(|j| j.attempt().is_none()).map(|j| j.name()).collect();
+    if !unlabelled.is_empty() {
+        return Some(format!(
+            "{} carry no integer jobset.sigs.k8s.io/restart-attempt label, and the JobSet controller cannot \
+             reconcile a JobSet with such Jobs; fix or delete them first",
+            unlabelled.join(", ")
+        ));
+    }
     if !previous.is_empty() && !opts.force {
         return Some(format!(
             "the previous restart is still in progress: {} of an earlier attempt still exist; \
@@ -353,6 +361,20 @@ mod tests {
         }
         let js = jobset(json!({}), json!({"managedBy": JOBSET_CONTROLLER}));
         assert!(matches!(plan(&js, &[], &opts(), NOW), Decision::Patch { .. }));
+    }
+
+    #[test]
+    fn unlabelled_jobs_block_restarts() {
+        let js = jobset(json!({"restarts": 0}), json!({}));
+        let mut handmade = job("js-w-0", 0, json!({}));
+        handmade
+            .metadata
+            .labels
+            .as_mut()
+            .unwrap()
+            .insert("jobset.sigs.k8s.io/restart-attempt".into(), "x".into());
+        let Decision::Refuse(why) = plan(&js, &[handmade], &opts(), NOW) else { panic!() };
+        assert!(why.contains("js-w-0 carry no integer"), "{why}");
     }
 
     #[test]

@@ -94,6 +94,11 @@ make_certs() {
     }
     leaf apiserver kube-apiserver "IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.0.0.1"
     leaf webhook/tls jobset-webhook "IP:127.0.0.1,DNS:localhost"
+    # A client certificate user (no groups), for tests of certificate credentials.
+    openssl req -newkey rsa:2048 -nodes -keyout e2e-cert-user.key -out e2e-cert-user.csr -subj "/CN=e2e-cert-user" 2>/dev/null
+    printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\nbasicConstraints=CA:FALSE\n' > e2e-cert-user.ext
+    openssl x509 -req -in e2e-cert-user.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 \
+      -out e2e-cert-user.crt -extfile e2e-cert-user.ext 2>/dev/null
     openssl genrsa -out sa.key 2048 2>/dev/null
     openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
   )
@@ -129,6 +134,27 @@ users:
 contexts:
 - name: kubectl-jobset-e2e
   context: {cluster: kubectl-jobset-e2e, user: $2, namespace: default}
+current-context: kubectl-jobset-e2e
+EOF
+  chmod 600 "$1"
+}
+
+# A kubeconfig whose user authenticates with the client certificate.
+write_cert_kubeconfig() {
+  local ca cert key
+  ca=$(base64 -w0 "$STATE/pki/ca.crt"); cert=$(base64 -w0 "$STATE/pki/e2e-cert-user.crt"); key=$(base64 -w0 "$STATE/pki/e2e-cert-user.key")
+  cat > "$1" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: kubectl-jobset-e2e
+  cluster: {server: "https://127.0.0.1:$API_PORT", certificate-authority-data: "$ca"}
+users:
+- name: e2e-cert-user
+  user: {client-certificate-data: "$cert", client-key-data: "$key"}
+contexts:
+- name: kubectl-jobset-e2e
+  context: {cluster: kubectl-jobset-e2e, user: e2e-cert-user, namespace: default}
 current-context: kubectl-jobset-e2e
 EOF
   chmod 600 "$1"
@@ -207,6 +233,7 @@ start_apiserver() {
     --advertise-address=127.0.0.1 --endpoint-reconciler-type=none \
     --tls-cert-file="$STATE/pki/apiserver.crt" --tls-private-key-file="$STATE/pki/apiserver.key" \
     --token-auth-file="$STATE/pki/tokens.csv" \
+    --client-ca-file="$STATE/pki/ca.crt" \
     --authorization-mode=RBAC \
     --service-account-issuer=https://kubernetes.default.svc.cluster.local \
     --service-account-key-file="$STATE/pki/sa.pub" \
@@ -269,6 +296,7 @@ cmd_up() {
   for u in $TEST_USERS; do
     write_kubeconfig "$STATE/users/$u.kubeconfig" "$u" "$(cat "$STATE/users/$u.token")"
   done
+  write_cert_kubeconfig "$STATE/users/e2e-cert-user.kubeconfig"
 
   start etcd "$BIN/etcd" --name=e2e --data-dir="$STATE/etcd" \
     --listen-client-urls="http://127.0.0.1:$ETCD_PORT" --advertise-client-urls="http://127.0.0.1:$ETCD_PORT" \

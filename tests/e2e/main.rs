@@ -4,11 +4,14 @@
 
 mod support;
 
+mod catalog;
 mod diff;
 mod errors;
 mod fleet;
 mod history;
 mod list;
+mod privilege;
 mod restart;
 mod rollback;
 mod smoke;
+mod soak;

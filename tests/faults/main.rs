@@ -1,0 +1,175 @@
+//! Fault injection on the real control plane, with the harness's own process control:
+//! the API server dies mid-command, the JobSet controller is stopped. These tests run
+//! one at a time (they stop shared components) and in their own test binary, which
+//! cargo runs after the e2e binary, never beside it. Each restores the cluster.
+
+#[path = "../e2e/support.rs"]
+mod support;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::*;
+
+/// One fault at a time.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn cluster(args: &[&str]) {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cluster/cluster.sh");
+    let out = Command::new(script).args(args).env("KJS_STATE_DIR", &harness().state).output().unwrap();
+    assert!(out.status.success(), "cluster.sh {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The JobSet as kubectl sees it (a fresh connection, so it works across API server restarts).
+fn jobset_json(ns: &TestNs, name: &str) -> Value {
+    let out = ns.kubectl(&["get", "jobset", name, "-o", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn images(jobset: &Value) -> Vec<String> {
+    jobset["spec"]["replicatedJobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["template"]["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
+/// Both replicatedJobs' images changed in one edit.
+fn set_images(ns: &TestNs, image: &str) {
+    let patch = format!(
+        r#"[{{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"{image}"}},
+            {{"op":"replace","path":"/spec/replicatedJobs/1/template/spec/template/spec/containers/0/image","value":"{image}"}}]"#
+    );
+    let out = ns.kubectl(&["patch", "jobset", "train", "--type=json", "-p", &patch]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn api_server_dies_during_rollback() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("fault-rollback").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36"), ("driver", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    set_images(&ns, "busybox:1.37");
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+
+    // The user reads the diff at the prompt; the API server dies; the user says yes.
+    let h = harness();
+    let command = format!(
+        "{} rollback train -n {} --kubeconfig {} --request-timeout=5s",
+        env!("CARGO_BIN_EXE_kubectl-jobset"),
+        ns.name,
+        h.kubeconfig.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qfec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut chunk = [0u8; 256];
+    while !seen.contains("[y/N]") {
+        let n = stdout.get_mut().read(&mut chunk).unwrap();
+        assert!(n > 0, "no prompt: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
+    }
+    cluster(&["stop-component", "apiserver"]);
+    let asked = Instant::now();
+    child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
+    let rest: String = stdout.lines().map(|l| l.unwrap() + "\n").collect();
+    let status = child.wait().unwrap();
+    let took = asked.elapsed();
+    cluster(&["start-component", "apiserver"]);
+
+    assert_eq!(status.code(), Some(1), "{seen}{rest}");
+    assert!(took < Duration::from_secs(10), "ends within its request timeout: {took:?}");
+    assert!(rest.contains("cannot reach the Kubernetes API server"), "{rest}");
+    // Untouched, not half rolled back.
+    assert_eq!(images(&jobset_json(&ns, "train")), ["busybox:1.37", "busybox:1.37"]);
+
+    // Running it again completes the job.
+    let out = ns.plugin(&["rollback", "train", "-y"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(images(&jobset_json(&ns, "train")), ["busybox:1.36", "busybox:1.36"]);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn api_server_dies_during_restart_wait() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("fault-restart").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+
+    let h = harness();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+        .args([
+            "restart",
+            "train",
+            "--expect-attempt",
+            "0",
+            "--wait=ready",
+            "--timeout=120s",
+            "--request-timeout=5s",
+        ])
+        .args(["-n", &ns.name, "--kubeconfig"])
+        .arg(&h.kubeconfig)
+        .env_remove("KUBECONFIG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert_eq!(line, "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
+    ns.wait_for_attempt_jobs("train", 1, 2).await;
+    cluster(&["stop-component", "apiserver"]);
+    let stopped = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = stopped.elapsed();
+    cluster(&["start-component", "apiserver"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(took < Duration::from_secs(15), "ends within its request timeout: {took:?}");
+    assert!(stderr.contains("cannot reach the Kubernetes API server"), "{stderr}");
+
+    // The restart itself landed once; re-running the same command finishes the wait.
+    let ns = TestNs { name: ns.name.clone(), client: admin_client().await };
+    for job in ["train-workers-0", "train-workers-1"] {
+        ns.ready_job(job).await;
+    }
+    let out = ns.plugin(&["restart", "train", "--expect-attempt", "0", "--wait=ready", "--timeout=60s"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/train already restarted (attempt 1)\n");
+    assert_eq!(jobset_json(&ns, "train")["status"]["restarts"], 1);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_stopped_jobset_controller_is_named_when_waiting_times_out() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("fault-controller").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    cluster(&["stop-component", "jobset"]);
+    let out = ns.plugin(&["restart", "train", "--wait", "--timeout=5s"]);
+    cluster(&["start-component", "jobset"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("timed out after 5s waiting for jobset train restart 1"), "{out:?}");
+    assert!(out.stderr.contains("nothing is acting on the restart"), "{out:?}");
+    assert!(out.stderr.contains("Is the JobSet controller running?"), "{out:?}");
+    // Back up, the controller carries the restart out.
+    ns.wait_for_attempt_jobs("train", 1, 2).await;
+}
