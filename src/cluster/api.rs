@@ -56,6 +56,21 @@ impl Cluster {
     where
         T: DeserializeOwned + Clone,
     {
+        self.list_map(kind, namespace, label_selector, |item| item).await
+    }
+
+    /// Like `list`, passing each item through `keep` as its page arrives, so that only
+    /// one page is ever held in full.
+    pub async fn list_map<T, U>(
+        &self,
+        kind: Kind,
+        namespace: Option<&str>,
+        label_selector: Option<&str>,
+        mut keep: impl FnMut(T) -> U,
+    ) -> Result<Vec<U>>
+    where
+        T: DeserializeOwned + Clone,
+    {
         let op = Op::new("list", kind.resource, namespace);
         let request = Request::new(kind.url(namespace));
         let mut params =
@@ -66,7 +81,7 @@ impl Cluster {
             let http_request = request.list(&params).map_err(|e| build_error(&op, e))?;
             let page: ObjectList<T> =
                 self.client.request(http_request).await.map_err(|e| self.errors.classify(op.clone(), e))?;
-            items.extend(page.items);
+            items.extend(page.items.into_iter().map(&mut keep));
             match page.metadata.continue_.filter(|c| !c.is_empty()) {
                 Some(token) => params.continue_token = Some(token),
                 None => return Ok(items),

@@ -9,7 +9,8 @@ use serde_json::Value;
 use super::Cluster;
 use super::api::{CONTROLLER_REVISIONS, JOBS, JOBSETS};
 use crate::error::{Error, JOBSET_RESOURCE, Result};
-use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::history::Revision;
+use crate::model::jobset::{ChildJob, Interner, JobSet, labels};
 use crate::select::Selection;
 
 /// JobSets with their Jobs.
@@ -20,8 +21,8 @@ pub struct Fleet {
     jobs_by_owner: HashMap<String, Vec<ChildJob>>,
     /// Names asked for that do not exist (only with several names).
     pub missing: Vec<String>,
-    /// Our ControllerRevisions (raw), by the UID of the JobSet that owns them.
-    revisions_by_owner: HashMap<String, Vec<Value>>,
+    /// Our ControllerRevisions, parsed (or why one is ignored), by owner UID.
+    revisions_by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>>,
     /// Why history could not be read, when it could not (e.g. RBAC).
     pub history_error: Option<Error>,
 }
@@ -48,20 +49,23 @@ impl Fleet {
         Fleet { jobsets, jobs_by_owner, missing, revisions_by_owner: HashMap::new(), history_error: None }
     }
 
-    /// Adds ControllerRevisions, grouped by owner.
+    /// Adds ControllerRevisions, parsed and grouped by owner (the raw objects are dropped).
     pub fn with_revisions(mut self, revisions: Vec<Value>) -> Self {
         for revision in revisions {
             let owners = revision["metadata"]["ownerReferences"].as_array().cloned().unwrap_or_default();
             for uid in owners.iter().filter_map(|o| o["uid"].as_str()) {
-                self.revisions_by_owner.entry(uid.to_owned()).or_default().push(revision.clone());
+                self.revisions_by_owner
+                    .entry(uid.to_owned())
+                    .or_default()
+                    .push(crate::history::parse(&revision, uid));
             }
         }
         self
     }
 
-    /// The raw ControllerRevisions a JobSet owns.
-    pub fn revisions_of(&self, jobset: &JobSet) -> &[Value] {
-        self.revisions_by_owner.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default()
+    /// Takes the revisions a JobSet owns (or why each is ignored) out of the fleet.
+    pub fn take_revisions_of(&mut self, uid: &str) -> Vec<std::result::Result<Revision, String>> {
+        self.revisions_by_owner.remove(uid).unwrap_or_default()
     }
 
     /// The Jobs the JobSet controls (every attempt), sorted by name.
@@ -94,7 +98,8 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
 async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     let ns = selection.namespace.as_deref();
     let job_selector = label_selector_for(labels::JOBSET_NAME, &selection.names);
-    let jobs_request = cluster.list::<ChildJob>(JOBS, ns, Some(&job_selector));
+    let mut interner = Interner::default();
+    let jobs_request = cluster.list_map(JOBS, ns, Some(&job_selector), |job: ChildJob| interner.intern(job));
     let (raw_jobsets, jobs) = match (selection.names.as_slice(), ns) {
         ([name], Some(ns)) => {
             let (jobset, jobs) = tokio::try_join!(cluster.get::<Value>(JOBSETS, ns, name), jobs_request)?;

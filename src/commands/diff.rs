@@ -50,7 +50,7 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() {
         return Err(fleet::not_found(
             &fleet.missing,
@@ -67,7 +67,7 @@ pub async fn run(
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
-    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     let spec_revisions: Vec<Option<i64>> =
         fleet.jobsets.iter().map(|js| spec_revision(&histories, js)).collect();
     match plan.format {

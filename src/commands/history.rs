@@ -38,7 +38,7 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() {
         return Err(fleet::not_found(
             &fleet.missing,
@@ -52,7 +52,7 @@ pub async fn run(
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
-    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     let mut documents = Vec::new();
     let several = fleet.jobsets.len() > 1;
     for jobset in &fleet.jobsets {

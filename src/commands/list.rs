@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::cluster::{Cluster, fleet};
 use crate::commands::ExitStatus;
 use crate::error::Result;
-use crate::model::jobset::RESOURCE_NAME;
+use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::model::summary::{Summary, summarize};
 use crate::render::{self, Format, age::format_age, table::write_table};
 use crate::select::Selection;
@@ -47,8 +47,7 @@ pub async fn run(
                 }
             }
             Format::Json | Format::Yaml => {
-                let items: Vec<Value> =
-                    fleet.jobsets.iter().map(|js| render::without_managed_fields(js.raw.clone())).collect();
+                let items: Vec<Value> = fleet.jobsets.iter().map(JobSet::object).collect();
                 let list = render::as_list(items);
                 if plan.format == Format::Json {
                     render::write_json(out, &list)?

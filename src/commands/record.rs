@@ -35,7 +35,7 @@ pub struct RecordOptions {
 pub async fn record(
     cluster: &Cluster,
     defaulter: &mut Defaulter<'_>,
-    fleet: &Fleet,
+    fleet: &mut Fleet,
     drifts: &[JobSetDrift],
     options: &RecordOptions,
     err: &mut dyn Write,
@@ -45,9 +45,19 @@ pub async fn record(
         writeln!(err, "warning: history could not be read or recorded: {e}")?;
         return Ok(histories);
     }
-    for jobset in &fleet.jobsets {
-        histories.insert(jobset.uid().to_owned(), parse_revisions(fleet.revisions_of(jobset), jobset, err)?);
+    let uids: Vec<String> = fleet.jobsets.iter().map(|js| js.uid().to_owned()).collect();
+    for uid in uids {
+        let mut revisions = Vec::new();
+        for parsed in fleet.take_revisions_of(&uid) {
+            match parsed {
+                Ok(revision) => revisions.push(revision),
+                Err(why) => writeln!(err, "warning: {why}")?,
+            }
+        }
+        revisions.sort_by_key(|r| r.number);
+        histories.insert(uid, revisions);
     }
+    let fleet = &*fleet;
     // Dry-run the templates of revisions that drifted Jobs might be running.
     let candidates: Vec<(&JobSet, &Value)> = fleet
         .jobsets
@@ -152,9 +162,7 @@ fn running_state(
                 .and_then(|r| r.outdated.first())
                 .and_then(|g| jobs.iter().find(|j| j.name() == g.jobs[0]));
             let template = match live {
-                Some(job) => {
-                    rebuild_template(&serde_json::json!({"metadata": job.metadata, "spec": job.spec}))
-                }
+                Some(job) => rebuild_template(job),
                 None => spec.template.clone(),
             };
             (spec.name.clone(), template)

@@ -75,7 +75,7 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: crate::commands::Confirm<'_>,
 ) -> Result<ExitStatus> {
-    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() {
         return Err(fleet::not_found(
             &fleet.missing,
@@ -98,7 +98,7 @@ pub async fn run(
             None => Default::default(),
         };
         let options = RecordOptions { history_limit: plan.history_limit, causes };
-        record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+        record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     }
     let drifts = Some(drifts);
     let mut targets: Vec<(usize, Option<String>)> = Vec::new();
@@ -160,7 +160,7 @@ pub async fn run(
                 }
             }
             Outcome::WouldRestart { from, to } => {
-                objects.push(render::without_managed_fields(jobset.raw.clone()));
+                objects.push(jobset.object());
                 if plan.format.is_none() {
                     writeln!(out, "{what} restarted (attempt {from} → {to}){place}{suffix}")?;
                 }

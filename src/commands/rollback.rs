@@ -126,7 +126,7 @@ pub async fn run(
     let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
     let now = view.spec.map(|n| format!(" (now revision {n})")).unwrap_or_default();
     match plan.format {
-        Some(format) => write_object(out, format, &jobset.raw)?,
+        Some(format) => write_object(out, format, &jobset.object())?,
         None => writeln!(out, "{what} rolled back to revision {}{now}", target.number)?,
     }
     if !plan.restart {
@@ -163,7 +163,7 @@ async fn observe(
     cause: Option<Cause>,
     err: &mut dyn Write,
 ) -> Result<(Fleet, Histories)> {
-    let fleet = fleet::load_with_history(cluster, &plan.selection).await?;
+    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
     if !fleet.missing.is_empty() || fleet.jobsets.is_empty() {
         return Err(fleet::not_found(
             &plan.selection.names,
@@ -174,7 +174,7 @@ async fn observe(
     let drifts = compute(&mut defaulter, &fleet).await?;
     let causes = cause.map(|c| (fleet.jobsets[0].uid().to_owned(), c)).into_iter().collect();
     let options = RecordOptions { history_limit: plan.history_limit, causes };
-    let histories = record(cluster, &mut defaulter, &fleet, &drifts, &options, err).await?;
+    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     Ok((fleet, histories))
 }
 

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use changes::{Change, changes};
-use normalize::{Normalized, normalize};
+use normalize::Normalized;
 
 /// Why a JobSet's Jobs were not compared, if they were not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -191,21 +191,20 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     let mut groups: Vec<DriftGroup> = Vec::new();
     let mut scale: Vec<ScaleChange> = Vec::new();
     for job in current {
-        let raw = serde_json::json!({"metadata": job.metadata, "spec": job.spec});
-        let live = normalize(&raw);
-        if live.template != want.template {
-            match groups.iter_mut().find(|g| g.live_template == live.template) {
+        let live = job.template.as_ref();
+        if *live != want.template {
+            match groups.iter_mut().find(|g| g.live_template == *live) {
                 Some(group) => group.jobs.push(job.name().to_owned()),
                 None => groups.push(DriftGroup {
                     jobs: vec![job.name().to_owned()],
-                    changes: changes(&live.template, &want.template),
-                    live_template: live.template.clone(),
+                    changes: changes(live, &want.template),
+                    live_template: live.clone(),
                 }),
             }
         }
         for (field, live_value, spec_value) in [
-            ("parallelism", live.parallelism, want.parallelism),
-            ("completions", live.completions, want.completions),
+            ("parallelism", job.parallelism, want.parallelism),
+            ("completions", job.completions, want.completions),
         ] {
             if live_value != spec_value {
                 match scale.iter_mut().find(|s| s.field == field && s.live == live_value) {
@@ -261,6 +260,7 @@ fn run_text(start: u64, end: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::normalize::normalize;
     use super::*;
     use serde_json::json;
 
@@ -338,7 +338,7 @@ mod tests {
     fn scale_changes_are_separate_from_template_drift() {
         let js = jobset("app:v1", 1, json!({}));
         let mut j = job(0, "0", "app:v1");
-        j.spec["parallelism"] = json!(4);
+        j.parallelism = Some(4);
         let d = compare(&js, &[j], &expected(&js));
         assert!(d.replicated_jobs[0].outdated.is_empty());
         assert_eq!(

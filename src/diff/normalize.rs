@@ -71,10 +71,9 @@ pub fn normalize(job: &Value) -> Normalized {
 
 /// A Job template rebuilt from a live Job (for history, when the template it runs was
 /// never recorded): what `normalize` keeps, plus parallelism and completions.
-pub fn rebuild_template(job: &Value) -> Value {
-    let normalized = normalize(job);
-    let mut template = normalized.template;
-    for (key, value) in [("parallelism", normalized.parallelism), ("completions", normalized.completions)] {
+pub fn rebuild_template(job: &crate::model::jobset::ChildJob) -> Value {
+    let mut template = job.template.as_ref().clone();
+    for (key, value) in [("parallelism", job.parallelism), ("completions", job.completions)] {
         if let Some(v) = value {
             template["spec"][key] = json!(v);
         }

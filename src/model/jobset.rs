@@ -6,6 +6,8 @@
 
 use k8s_openapi::api::batch::v1::JobStatus;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use std::sync::Arc;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -29,7 +31,8 @@ pub struct JobSet {
     pub metadata: ObjectMeta,
     pub spec: JobSetSpec,
     pub status: JobSetStatus,
-    /// The object exactly as the API server returned it.
+    /// The object as the API server returned it, except `managedFields` and the
+    /// replicatedJobs' templates, which live in `spec` (held once; see `object()`).
     pub raw: Value,
 }
 
@@ -51,7 +54,7 @@ pub struct ReplicatedJob {
     #[serde(default = "one")]
     pub replicas: i32,
     /// The Job template, kept raw (it is what the controller copies into each Job).
-    #[serde(default)]
+    #[serde(skip_deserializing)]
     pub template: Value,
 }
 
@@ -101,8 +104,30 @@ impl JobSet {
         if let Some(meta) = raw.get_mut("metadata").and_then(Value::as_object_mut) {
             meta.remove("managedFields");
         }
-        let view = JobSetView::deserialize(&raw)?;
+        // The templates move into the typed view: on large fleets they are most of a
+        // JobSet, and are held once.
+        let templates: Vec<Value> = match raw["spec"]["replicatedJobs"].as_array_mut() {
+            Some(rjobs) => {
+                rjobs.iter_mut().map(|r| r.get_mut("template").map(Value::take).unwrap_or_default()).collect()
+            }
+            None => vec![],
+        };
+        let mut view = JobSetView::deserialize(&raw)?;
+        for (rjob, template) in view.spec.replicated_jobs.iter_mut().zip(templates) {
+            rjob.template = template;
+        }
         Ok(JobSet { metadata: view.metadata, spec: view.spec, status: view.status.unwrap_or_default(), raw })
+    }
+
+    /// The whole object again (templates included, `managedFields` not), for output.
+    pub fn object(&self) -> Value {
+        let mut object = self.raw.clone();
+        if let Some(rjobs) = object["spec"]["replicatedJobs"].as_array_mut() {
+            for (raw, typed) in rjobs.iter_mut().zip(&self.spec.replicated_jobs) {
+                raw["template"] = typed.template.clone();
+            }
+        }
+        object
     }
 
     pub fn name(&self) -> &str {
@@ -136,15 +161,60 @@ impl JobSet {
     }
 }
 
-/// A child Job, with its spec kept raw for comparison.
+/// A child Job, reduced as it is parsed to what commands use: its metadata, its
+/// template in the diff engine's normal form (shared between Jobs with equal ones, see
+/// `Interner`), its scale and its status. Large fleets' Jobs thus cost little memory.
 #[derive(Debug, Clone, Deserialize)]
+#[serde(from = "RawJob")]
 pub struct ChildJob {
-    #[serde(default)]
     pub metadata: JobMeta,
-    #[serde(default)]
-    pub spec: Value,
-    #[serde(default)]
+    /// `crate::diff::normalize` of the Job: what its template is, for comparison.
+    pub template: Arc<Value>,
+    pub parallelism: Option<i64>,
+    pub completions: Option<i64>,
     pub status: Option<JobStatus>,
+}
+
+#[derive(Deserialize)]
+struct RawJob {
+    #[serde(default)]
+    metadata: JobMeta,
+    #[serde(default)]
+    spec: Value,
+    #[serde(default)]
+    status: Option<JobStatus>,
+}
+
+impl From<RawJob> for ChildJob {
+    fn from(raw: RawJob) -> Self {
+        let job = serde_json::json!({
+            "metadata": {"labels": raw.metadata.labels, "annotations": raw.metadata.annotations},
+            "spec": raw.spec,
+        });
+        let normalized = crate::diff::normalize::normalize(&job);
+        ChildJob {
+            metadata: raw.metadata,
+            template: Arc::new(normalized.template),
+            parallelism: normalized.parallelism,
+            completions: normalized.completions,
+            status: raw.status,
+        }
+    }
+}
+
+/// Shares equal normalised templates between Jobs (most Jobs of a fleet have one of a
+/// few), so memory grows with distinct templates rather than with Jobs.
+#[derive(Default)]
+pub struct Interner {
+    templates: std::collections::HashMap<String, Arc<Value>>,
+}
+
+impl Interner {
+    pub fn intern(&mut self, mut job: ChildJob) -> ChildJob {
+        let key = job.template.to_string();
+        job.template = self.templates.entry(key).or_insert_with(|| job.template.clone()).clone();
+        job
+    }
 }
 
 /// The parts of a Job's metadata kubectl-jobset reads. Everything else (notably
@@ -231,8 +301,8 @@ impl ChildJob {
     /// Ready as the JobSet controller counts it: enough ready or succeeded pods to
     /// cover min(parallelism, completions).
     pub fn is_ready(&self) -> bool {
-        let parallelism = self.spec.get("parallelism").and_then(Value::as_i64).unwrap_or(1);
-        let completions = self.spec.get("completions").and_then(Value::as_i64).unwrap_or(parallelism);
+        let parallelism = self.parallelism.unwrap_or(1);
+        let completions = self.completions.unwrap_or(parallelism);
         let needed = parallelism.min(completions);
         let status = self.status.clone().unwrap_or_default();
         let have = i64::from(status.ready.unwrap_or(0)) + i64::from(status.succeeded.unwrap_or(0));
@@ -270,6 +340,8 @@ mod tests {
         assert_eq!(js.attempt(), 2);
         assert!(js.condition_true("Completed"));
         assert_eq!(js.raw["spec"]["futureField"], json!({"x": 1}));
+        assert_eq!(js.spec.replicated_jobs[0].template, json!({"spec": {}}));
+        assert_eq!(js.object()["spec"], raw["spec"], "the whole object, losslessly");
     }
 
     #[test]
