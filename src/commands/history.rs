@@ -162,7 +162,7 @@ impl<'a> View<'a> {
     ) -> Result<()> {
         let mut headers = vec!["REVISION", "STATE", "RESTART-ATTEMPTS", "CREATED", "IMAGES", "CHANGE-CAUSE"];
         if wide {
-            headers.extend(["NAME", "SOURCE"]);
+            headers.extend(["NAME", "SOURCE", "REPLICATED-JOBS"]);
         }
         let rows: Vec<Vec<String>> = self
             .revisions
@@ -177,7 +177,9 @@ impl<'a> View<'a> {
                     r.change_cause.clone().unwrap_or_else(|| "<none>".into()),
                 ];
                 if wide {
-                    row.extend([r.name.clone(), r.source.clone()]);
+                    let details: Vec<String> =
+                        r.templates.iter().map(|(name, t)| replicated_job_details(name, t)).collect();
+                    row.extend([r.name.clone(), r.source.clone(), details.join("; ")]);
                 }
                 row
             })
@@ -224,6 +226,33 @@ impl<'a> View<'a> {
             "revisions": self.revisions.iter().map(|r| self.revision_json(r, false)).collect::<Vec<_>>(),
         })
     }
+}
+
+/// `workers: parallelism=2 completions=2 trainer=app:v1 limits(cpu=2,memory=1Gi)`
+pub fn replicated_job_details(name: &str, template: &Value) -> String {
+    let spec = &template["spec"];
+    let mut parts = vec![name.to_owned() + ":"];
+    for key in ["parallelism", "completions"] {
+        if let Some(n) = spec[key].as_i64() {
+            parts.push(format!("{key}={n}"));
+        }
+    }
+    for container in spec["template"]["spec"]["containers"].as_array().into_iter().flatten() {
+        let mut text = format!(
+            "{}={}",
+            container["name"].as_str().unwrap_or("?"),
+            container["image"].as_str().unwrap_or("?")
+        );
+        for kind in ["requests", "limits"] {
+            if let Some(resources) = container["resources"][kind].as_object().filter(|r| !r.is_empty()) {
+                let list: Vec<String> =
+                    resources.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("?"))).collect();
+                text.push_str(&format!(" {kind}({})", list.join(",")));
+            }
+        }
+        parts.push(text);
+    }
+    parts.join(" ")
 }
 
 /// `workers=app:v1 driver=drv:v1`
@@ -359,6 +388,16 @@ mod tests {
         assert_eq!(summary_line("workers", &c), "workers: image app:v1 → app:v2 (container trainer)");
         let c = Change { path: "spec.backoffLimit".into(), old: Some(json!(6)), new: None };
         assert_eq!(summary_line("workers", &c), "workers: spec.backoffLimit removed (was 6)");
+    }
+
+    #[test]
+    fn wide_details_per_replicated_job() {
+        let t = json!({"spec": {"parallelism": 2, "completions": 2, "template": {"spec": {"containers": [
+            {"name": "trainer", "image": "app:v1", "resources": {"limits": {"cpu": "2", "memory": "1Gi"}}}]}}}});
+        assert_eq!(
+            replicated_job_details("workers", &t),
+            "workers: parallelism=2 completions=2 trainer=app:v1 limits(cpu=2,memory=1Gi)"
+        );
     }
 
     #[test]

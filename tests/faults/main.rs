@@ -173,3 +173,32 @@ async fn a_stopped_jobset_controller_is_named_when_waiting_times_out() {
     // Back up, the controller carries the restart out.
     ns.wait_for_attempt_jobs("train", 1, 2).await;
 }
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_harness_script_handles_repeats_cleanly() {
+    let _serial = SERIAL.lock().await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/cluster/cluster.sh");
+    let run = |args: &[&str], state: &std::path::Path| {
+        Command::new(script).args(args).env("KJS_STATE_DIR", state).output().unwrap()
+    };
+    // Starting a running cluster again: nothing restarts, the env lines are printed.
+    let out = run(&["up"], &harness().state);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already running"));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("export KUBECONFIG="));
+    let out = run(&["status"], &harness().state);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).matches(": running (pid").count(), 4);
+    // Stopping a cluster that is not running.
+    let nowhere = std::env::temp_dir().join(format!("kjs-not-running-{}", std::process::id()));
+    let out = run(&["down"], &nowhere);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not running"));
+    let out = run(&["status"], &nowhere);
+    assert_eq!(out.status.code(), Some(1));
+    // Unknown subcommands print the usage and exit 2.
+    let out = run(&["frobnicate"], &nowhere);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fail-job"));
+}
