@@ -65,10 +65,8 @@ pub async fn run(
         Command::Restart(args) => {
             let cluster = cluster::connect(&connect, log).await?;
             let plan = restart_plan(&args, &cli.global, &cluster)?;
-            let mut ask = |question: &str| ask_on_terminal(question);
-            let confirm: commands::Confirm<'_> =
-                if args.yes || !stdin_is_terminal() { None } else { Some(&mut ask) };
-            commands::restart::run(&cluster, &plan, out, err, confirm).await
+            let mut ask = ask_on_terminal;
+            commands::restart::run(&cluster, &plan, out, err, confirm(args.yes, &mut ask)).await
         }
         Command::History(args) => {
             let cluster = cluster::connect(&connect, log).await?;
@@ -91,10 +89,8 @@ pub async fn run(
         Command::Rollback(args) => {
             let cluster = cluster::connect(&connect, log).await?;
             let plan = rollback_plan(&args, &cli.global, &cluster)?;
-            let mut ask = |question: &str| ask_on_terminal(question);
-            let confirm: commands::Confirm<'_> =
-                if args.yes || !stdin_is_terminal() { None } else { Some(&mut ask) };
-            commands::rollback::run(&cluster, &plan, out, err, confirm).await
+            let mut ask = ask_on_terminal;
+            commands::rollback::run(&cluster, &plan, out, err, confirm(args.yes, &mut ask)).await
         }
         Command::Completion(args) => {
             completion::write_script(args.shell, out)?;
@@ -211,6 +207,11 @@ fn mutation_format(output: cli::MutationOutput) -> Format {
         cli::MutationOutput::Yaml => Format::Yaml,
         cli::MutationOutput::Name => Format::Name,
     }
+}
+
+/// Ask on a terminal, unless `-y` was given or nobody is there to answer.
+fn confirm<'a>(yes: bool, ask: &'a mut dyn FnMut(&str) -> Result<bool>) -> commands::Confirm<'a> {
+    if yes || !stdin_is_terminal() { None } else { Some(ask) }
 }
 
 fn stdin_is_terminal() -> bool {

@@ -3,6 +3,7 @@
 //! Jobs by the controller's `jobset-name` label, whatever the number of objects.
 
 use std::collections::HashMap;
+use std::io::Write;
 
 use serde_json::Value;
 
@@ -138,6 +139,33 @@ fn label_selector_for(label: &str, names: &[String]) -> String {
     } else {
         format!("{label} in ({})", names.join(","))
     }
+}
+
+/// `load_with_history` for commands that act on what they find: names that do not exist
+/// are an error; finding nothing at all is said on `err`, as kubectl says it, and is None.
+pub async fn load_targets(
+    cluster: &Cluster,
+    selection: &Selection,
+    err: &mut dyn Write,
+) -> Result<Option<Fleet>> {
+    let fleet = load_with_history(cluster, selection).await?;
+    if !fleet.missing.is_empty() {
+        return Err(not_found(&fleet.missing, selection.namespace.as_deref().unwrap_or_default()));
+    }
+    if fleet.jobsets.is_empty() {
+        write_nothing_found(err, selection)?;
+        return Ok(None);
+    }
+    Ok(Some(fleet))
+}
+
+/// kubectl's notice for an empty result, on stderr.
+pub fn write_nothing_found(err: &mut dyn Write, selection: &Selection) -> Result<()> {
+    match &selection.namespace {
+        Some(ns) => writeln!(err, "No resources found in {ns} namespace.")?,
+        None => writeln!(err, "No resources found")?,
+    }
+    Ok(())
 }
 
 /// The error for names that were asked for and not found.

@@ -50,20 +50,9 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
-    if !fleet.missing.is_empty() {
-        return Err(fleet::not_found(
-            &fleet.missing,
-            plan.selection.namespace.as_deref().unwrap_or_default(),
-        ));
-    }
-    if fleet.jobsets.is_empty() {
-        match &plan.selection.namespace {
-            Some(ns) => writeln!(err, "No resources found in {ns} namespace.")?,
-            None => writeln!(err, "No resources found")?,
-        }
+    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
         return Ok(ExitStatus::Success);
-    }
+    };
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
@@ -158,11 +147,13 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
 async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
     match cluster.dry_run_create(JOBS, namespace, &probe).await {
         Ok(defaulted) => Ok(defaulted),
-        Err(Error::Forbidden { .. }) => {
+        // Not allowed to create Jobs there, or the namespace is terminating or gone (a
+        // fleet-wide diff races with namespace deletion): defaults from the client instead.
+        Err(e @ (Error::Forbidden { .. } | Error::NotFound { .. })) => {
             cluster.log.note(
                 1,
                 &format!(
-                    "note: may not create jobs.batch in namespace {namespace:?} (needed only for a dry run); \
+                    "note: cannot dry-run a Job in namespace {namespace:?} ({e}); \
                      comparing with client-side defaults instead"
                 ),
             );

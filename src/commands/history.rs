@@ -38,17 +38,9 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
-    if !fleet.missing.is_empty() {
-        return Err(fleet::not_found(
-            &fleet.missing,
-            plan.selection.namespace.as_deref().unwrap_or_default(),
-        ));
-    }
-    if fleet.jobsets.is_empty() {
-        writeln!(err, "No resources found")?;
+    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
         return Ok(ExitStatus::Success);
-    }
+    };
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };

@@ -29,10 +29,7 @@ pub async fn run(
     let fleet = fleet::load(cluster, &plan.selection).await?;
     let summaries: Vec<Summary> = fleet.jobsets.iter().map(|js| summarize(js, fleet.jobs_of(js))).collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
-        match &plan.selection.namespace {
-            Some(ns) => writeln!(err, "No resources found in {ns} namespace.")?,
-            None => writeln!(err, "No resources found")?,
-        }
+        fleet::write_nothing_found(err, &plan.selection)?;
     } else {
         match plan.format {
             Format::Table | Format::Wide => {

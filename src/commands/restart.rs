@@ -75,17 +75,9 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: crate::commands::Confirm<'_>,
 ) -> Result<ExitStatus> {
-    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
-    if !fleet.missing.is_empty() {
-        return Err(fleet::not_found(
-            &fleet.missing,
-            plan.selection.namespace.as_deref().unwrap_or_default(),
-        ));
-    }
-    if fleet.jobsets.is_empty() {
-        writeln!(err, "No resources found")?;
+    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
         return Ok(ExitStatus::Success);
-    }
+    };
     // Drift decides --if-outdated, shows what a dry run would apply, and lets history
     // record what runs before the restart replaces it.
     let mut defaulter = Defaulter::new(cluster);

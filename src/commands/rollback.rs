@@ -163,13 +163,13 @@ async fn observe(
     cause: Option<Cause>,
     err: &mut dyn Write,
 ) -> Result<(Fleet, Histories)> {
-    let mut fleet = fleet::load_with_history(cluster, &plan.selection).await?;
-    if !fleet.missing.is_empty() || fleet.jobsets.is_empty() {
+    // One name: a JobSet that does not exist is an error, never an empty result.
+    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
         return Err(fleet::not_found(
             &plan.selection.names,
             plan.selection.namespace.as_deref().unwrap_or_default(),
         ));
-    }
+    };
     let mut defaulter = Defaulter::new(cluster);
     let drifts = compute(&mut defaulter, &fleet).await?;
     let causes = cause.map(|c| (fleet.jobsets[0].uid().to_owned(), c)).into_iter().collect();

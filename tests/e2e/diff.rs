@@ -37,14 +37,7 @@ async fn without_create_permission_client_defaults_are_noise_free_too() {
     ))
     .unwrap();
     assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role)).status.success());
-    let bound = ns.kubectl(&[
-        "create",
-        "rolebinding",
-        "carol",
-        "--clusterrole=kubectl-jobset-readonly",
-        "--user=e2e-carol",
-    ]);
-    assert!(bound.status.success());
+    ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     let carol = harness().state.join("users/e2e-carol.kubeconfig");
     let out = run_plugin(
         &["diff", "broad", "-v=1", "-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()],
@@ -180,7 +173,8 @@ async fn all_namespaces_reports_each_jobset() {
     let out = run_plugin(&["diff", "-A"], None, &[]);
     assert!(
         out.stdout.contains(&format!("jobset {}/train", a.name))
-            && out.stdout.contains(&format!("jobset {}/train", b.name))
+            && out.stdout.contains(&format!("jobset {}/train", b.name)),
+        "{out:?}"
     );
 }
 

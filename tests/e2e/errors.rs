@@ -35,9 +35,7 @@ async fn the_clusterrole_is_enough_for_list() {
             .unwrap();
     let applied = ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role));
     assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
-    let bound =
-        ns.kubectl(&["create", "rolebinding", "bob", "--clusterrole=kubectl-jobset", "--user=e2e-bob"]);
-    assert!(bound.status.success(), "{}", String::from_utf8_lossy(&bound.stderr));
+    ns.bind("--clusterrole=kubectl-jobset", "e2e-bob").await;
     let bob = harness().state.join("users/e2e-bob.kubeconfig");
     let out = run_plugin(&["list", "-n", &ns.name, "--kubeconfig", bob.to_str().unwrap()], None, &[]);
     assert_eq!(out.code, 0, "{out:?}");

@@ -167,17 +167,7 @@ async fn without_write_permission_commands_still_work_read_only() {
     ))
     .unwrap();
     assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role)).status.success());
-    assert!(
-        ns.kubectl(&[
-            "create",
-            "rolebinding",
-            "carol",
-            "--clusterrole=kubectl-jobset-readonly",
-            "--user=e2e-carol"
-        ])
-        .status
-        .success()
-    );
+    ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     let carol = harness().state.join("users/e2e-carol.kubeconfig");
     let as_carol = |args: &[&str]| {
         let mut all = args.to_vec();

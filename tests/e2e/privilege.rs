@@ -11,17 +11,6 @@ fn apply_role(ns: &TestNs, file: &str) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn bind(ns: &TestNs, role: &str, user: &str) {
-    let out = ns.kubectl(&[
-        "create",
-        "rolebinding",
-        user,
-        &format!("--clusterrole={role}"),
-        &format!("--user={user}"),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
 fn as_user(ns: &TestNs, user: &str, args: &[&str]) -> PluginOutput {
     let kubeconfig = harness().state.join(format!("users/{user}.kubeconfig"));
     let mut all = args.to_vec();
@@ -36,7 +25,7 @@ const IMAGE_PATCH: &str = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/tem
 async fn every_command_works_with_only_the_clusterrole() {
     let ns = TestNs::new("least-privilege").await;
     apply_role(&ns, "kubectl-jobset-clusterrole.yaml");
-    bind(&ns, "kubectl-jobset", "e2e-bob");
+    ns.bind("--clusterrole=kubectl-jobset", "e2e-bob").await;
     ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 2).await;
 
@@ -71,7 +60,7 @@ async fn every_command_works_with_only_the_clusterrole() {
 async fn the_read_only_role_reads_and_names_what_writes_need() {
     let ns = TestNs::new("read-only").await;
     apply_role(&ns, "kubectl-jobset-readonly-clusterrole.yaml");
-    bind(&ns, "kubectl-jobset-readonly", "e2e-carol");
+    ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     // History recorded by someone allowed to, then a template edit.

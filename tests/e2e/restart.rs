@@ -184,11 +184,7 @@ rules:
 - {apiGroups: [batch], resources: [jobs], verbs: [get, list, watch]}
 "#;
     assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(role)).status.success());
-    assert!(
-        ns.kubectl(&["create", "rolebinding", "dave", "--role=jobset-reader", "--user=e2e-dave"])
-            .status
-            .success()
-    );
+    ns.bind("--role=jobset-reader", "e2e-dave").await;
     let dave = harness().state.join("users/e2e-dave.kubeconfig");
     let out =
         run_plugin(&["restart", "train", "-n", &ns.name, "--kubeconfig", dave.to_str().unwrap()], None, &[]);

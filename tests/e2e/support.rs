@@ -127,6 +127,19 @@ impl TestNs {
         assert!(out.status.success(), "kubectl create failed: {}", String::from_utf8_lossy(&out.stderr));
     }
 
+    /// Binds a role (`--clusterrole=NAME` or `--role=NAME`) to `user` in this namespace, and
+    /// waits until the authorizer honours it (RBAC reaches it through a cache).
+    pub async fn bind(&self, role: &str, user: &str) {
+        let out = self.kubectl(&["create", "rolebinding", user, role, &format!("--user={user}")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        wait_for(&format!("{user}'s binding to take effect"), Duration::from_secs(30), || async {
+            let out =
+                self.kubectl(&["auth", "can-i", "list", "jobsets.jobset.x-k8s.io", &format!("--as={user}")]);
+            out.status.success().then_some(())
+        })
+        .await;
+    }
+
     /// Runs kubectl-jobset against the harness cluster, in this namespace.
     pub fn plugin(&self, args: &[&str]) -> PluginOutput {
         run_plugin(args, Some(&self.name), &[])
