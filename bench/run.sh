@@ -157,5 +157,6 @@ done | median)
   done
   echo
   echo "\`kubectl jobset --help\`: median $(( help_ms / 1000 )).$(printf '%03d' $(( help_ms % 1000 ))) ms over 21 runs."
+  cat bench/reading.md
 } > "$OUT"
 log "wrote $OUT"
