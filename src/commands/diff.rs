@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use crate::cluster::Cluster;
 use crate::cluster::api::JOBS;
-use crate::cluster::fleet::{self, Fleet};
+use crate::cluster::fleet::Fleet;
 use crate::commands::ExitStatus;
-use crate::commands::record::{RecordOptions, record, spec_revision};
+use crate::commands::record::{Observed, RecordOptions, observe, spec_revision};
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
@@ -50,13 +50,12 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let Some(Observed { fleet, drifts, histories, .. }) =
+        observe(cluster, &plan.selection, Some(&options), err).await?
+    else {
         return Ok(ExitStatus::Success);
     };
-    let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
-    let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
-    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     let spec_revisions: Vec<Option<i64>> =
         fleet.jobsets.iter().map(|js| spec_revision(&histories, js)).collect();
     match plan.format {

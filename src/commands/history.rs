@@ -7,10 +7,8 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use crate::cluster::Cluster;
-use crate::cluster::fleet;
 use crate::commands::ExitStatus;
-use crate::commands::diff::{Defaulter, compute};
-use crate::commands::record::{RecordOptions, record};
+use crate::commands::record::{Observed, RecordOptions, observe};
 use crate::diff::changes::{Change, changes};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::{Error, Result};
@@ -38,13 +36,12 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let Some(Observed { fleet, histories, .. }) =
+        observe(cluster, &plan.selection, Some(&options), err).await?
+    else {
         return Ok(ExitStatus::Success);
     };
-    let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
-    let options = RecordOptions { history_limit: plan.history_limit, causes: Default::default() };
-    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
     let mut documents = Vec::new();
     let several = fleet.jobsets.len() > 1;
     for jobset in &fleet.jobsets {

@@ -9,13 +9,15 @@ use serde_json::Value;
 
 use crate::cluster::Cluster;
 use crate::cluster::api::{CONTROLLER_REVISIONS, is_precondition_failure};
+use crate::cluster::fleet;
 use crate::cluster::fleet::Fleet;
-use crate::commands::diff::Defaulter;
+use crate::commands::diff::{Defaulter, compute};
 use crate::diff::normalize::rebuild_template;
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
 use crate::history::{self, Cause, Observation, Revision, Running, Templates, Write as StoreWrite};
 use crate::model::jobset::JobSet;
+use crate::select::Selection;
 
 /// How many times a JobSet's history is re-read and re-planned after a lost race.
 const MAX_TRIES: usize = 3;
@@ -25,8 +27,37 @@ pub type Histories = HashMap<String, Vec<Revision>>;
 
 pub struct RecordOptions {
     pub history_limit: usize,
-    /// Change causes to record, by JobSet UID.
-    pub causes: HashMap<String, Cause>,
+    /// A change cause to record on every observed JobSet's spec revision.
+    pub cause: Option<Cause>,
+}
+
+/// What diff, history, restart and rollback start from.
+pub struct Observed<'c> {
+    pub fleet: Fleet,
+    pub drifts: Vec<JobSetDrift>,
+    pub histories: Histories,
+    pub defaulter: Defaulter<'c>,
+}
+
+/// Loads the selected JobSets with their Jobs and history, compares each with its Jobs,
+/// and records what it saw (unless `options` is None: dry runs record nothing).
+/// None when nothing matched (already said on `err`).
+pub async fn observe<'c>(
+    cluster: &'c Cluster,
+    selection: &Selection,
+    options: Option<&RecordOptions>,
+    err: &mut dyn Write,
+) -> Result<Option<Observed<'c>>> {
+    let Some(mut fleet) = fleet::load_targets(cluster, selection, err).await? else {
+        return Ok(None);
+    };
+    let mut defaulter = Defaulter::new(cluster);
+    let drifts = compute(&mut defaulter, &fleet).await?;
+    let histories = match options {
+        Some(options) => record(cluster, &mut defaulter, &mut fleet, &drifts, options, err).await?,
+        None => Histories::new(),
+    };
+    Ok(Some(Observed { fleet, drifts, histories, defaulter }))
 }
 
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
@@ -76,7 +107,7 @@ pub async fn record(
         let observation = Observation {
             jobset,
             running: running_state(defaulter, fleet, jobset, drift, &revisions),
-            change_cause: options.causes.get(jobset.uid()).cloned(),
+            change_cause: options.cause.clone(),
             history_limit: options.history_limit,
             now: now.clone(),
         };

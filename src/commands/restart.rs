@@ -9,11 +9,11 @@ use serde_json::Value;
 
 use crate::cluster::Cluster;
 use crate::cluster::api::{EVENTS, JOBSETS, is_precondition_failure};
-use crate::cluster::fleet::{self, Fleet};
+use crate::cluster::fleet::Fleet;
 use crate::cluster::watch::watch_jobset;
 use crate::commands::ExitStatus;
-use crate::commands::diff::{Defaulter, compute, write_text};
-use crate::commands::record::{RecordOptions, record};
+use crate::commands::diff::write_text;
+use crate::commands::record::{Observed, RecordOptions, observe};
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
 use crate::history::Cause;
@@ -75,30 +75,22 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: crate::commands::Confirm<'_>,
 ) -> Result<ExitStatus> {
-    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
+    // Drift decides --if-outdated, shows what a dry run would apply, and lets history
+    // record what runs before the restart replaces it (dry runs record nothing).
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: plan.options.reason.clone().map(Cause::IfUnset),
+    };
+    let record = (plan.dry_run == DryRun::None).then_some(&options);
+    let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
-    // Drift decides --if-outdated, shows what a dry run would apply, and lets history
-    // record what runs before the restart replaces it.
-    let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
-    if plan.dry_run == DryRun::None {
-        let causes = match &plan.options.reason {
-            Some(reason) => {
-                fleet.jobsets.iter().map(|js| (js.uid().to_owned(), Cause::IfUnset(reason.clone()))).collect()
-            }
-            None => Default::default(),
-        };
-        let options = RecordOptions { history_limit: plan.history_limit, causes };
-        record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
-    }
-    let drifts = Some(drifts);
-    let mut targets: Vec<(usize, Option<String>)> = Vec::new();
-    for i in 0..fleet.jobsets.len() {
-        let drifted = drifts.as_ref().is_none_or(|d| d[i].has_drift());
-        let skip = (plan.if_outdated && !drifted).then(|| "no template drift".to_owned());
-        targets.push((i, skip));
-    }
+    // (index, why it is skipped): --if-outdated skips JobSets without drift.
+    let targets: Vec<(usize, Option<String>)> = drifts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (i, (plan.if_outdated && !d.has_drift()).then(|| "no template drift".to_owned())))
+        .collect();
     let to_restart: Vec<String> = targets
         .iter()
         .filter(|(_, skip)| skip.is_none())
@@ -174,7 +166,6 @@ pub async fn run(
         }
         if plan.dry_run != DryRun::None
             && plan.format.is_none()
-            && let Some(drifts) = &drifts
             && matches!(outcome, Outcome::Restarted { .. } | Outcome::WouldRestart { .. })
         {
             if drifts[*i].has_drift() {

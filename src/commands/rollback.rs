@@ -7,10 +7,9 @@ use std::time::Duration;
 
 use crate::cluster::Cluster;
 use crate::cluster::api::{JOBSETS, is_precondition_failure};
-use crate::cluster::fleet::{self, Fleet};
-use crate::commands::diff::{Defaulter, compute};
+use crate::cluster::fleet;
 use crate::commands::history::{View, bad_revision};
-use crate::commands::record::{Histories, RecordOptions, record};
+use crate::commands::record::{Observed, RecordOptions, observe};
 use crate::commands::restart::{DryRun, WaitFor, restart_jobset, wait};
 use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
@@ -49,7 +48,7 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
-    let (fleet, histories) = observe(cluster, plan, None, err).await?;
+    let Observed { fleet, histories, .. } = observe_one(cluster, plan, None, err).await?;
     let jobset = &fleet.jobsets[0];
     let what = format!("{RESOURCE_NAME}/{}", jobset.name());
     let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
@@ -121,7 +120,8 @@ pub async fn run(
 
     // Record the rollback as the newest revision, and see how many Jobs it leaves outdated.
     let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {}", target.number));
-    let (fleet, histories) = observe(cluster, plan, Some(Cause::Set(cause)), err).await?;
+    let Observed { fleet, drifts, histories, .. } =
+        observe_one(cluster, plan, Some(Cause::Set(cause)), err).await?;
     let jobset = &fleet.jobsets[0];
     let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
     let now = view.spec.map(|n| format!(" (now revision {n})")).unwrap_or_default();
@@ -130,8 +130,7 @@ pub async fn run(
         None => writeln!(out, "{what} rolled back to revision {}{now}", target.number)?,
     }
     if !plan.restart {
-        let mut defaulter = Defaulter::new(cluster);
-        let drift = compute(&mut defaulter, &fleet).await?.remove(0);
+        let drift = &drifts[0];
         if plan.format.is_none() {
             writeln!(
                 out,
@@ -156,26 +155,18 @@ pub async fn run(
     Ok(ExitStatus::Success)
 }
 
-/// Loads the JobSet with its Jobs and history, and records what is seen.
-async fn observe(
-    cluster: &Cluster,
+/// The JobSet with its Jobs and history, recorded with `cause`.
+async fn observe_one<'c>(
+    cluster: &'c Cluster,
     plan: &RollbackPlan,
     cause: Option<Cause>,
     err: &mut dyn Write,
-) -> Result<(Fleet, Histories)> {
+) -> Result<Observed<'c>> {
+    let options = RecordOptions { history_limit: plan.history_limit, cause };
     // One name: a JobSet that does not exist is an error, never an empty result.
-    let Some(mut fleet) = fleet::load_targets(cluster, &plan.selection, err).await? else {
-        return Err(fleet::not_found(
-            &plan.selection.names,
-            plan.selection.namespace.as_deref().unwrap_or_default(),
-        ));
-    };
-    let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
-    let causes = cause.map(|c| (fleet.jobsets[0].uid().to_owned(), c)).into_iter().collect();
-    let options = RecordOptions { history_limit: plan.history_limit, causes };
-    let histories = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
-    Ok((fleet, histories))
+    observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
+        fleet::not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
+    })
 }
 
 fn target_revision<'v>(view: &'v View, to_revision: Option<i64>) -> Result<&'v Revision> {

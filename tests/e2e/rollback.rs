@@ -1,8 +1,5 @@
 //! `kubectl jobset rollback` on the real cluster.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
 use crate::support::*;
@@ -140,40 +137,11 @@ async fn fields_the_plugin_does_not_model_survive() {
 async fn an_edit_while_confirming_is_a_conflict_and_survives() {
     let ns = TestNs::new("rollback-race").await;
     v1_then_v2(&ns, "").await;
-    // A terminal (script(1) gives the plugin a pty) so that it asks for confirmation.
-    let h = harness();
-    let command = format!(
-        "{} rollback train -n {} --kubeconfig {}",
-        env!("CARGO_BIN_EXE_kubectl-jobset"),
-        ns.name,
-        h.kubeconfig.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("script(1)");
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    let mut chunk = [0u8; 256];
-    while !seen.contains("[y/N]") {
-        let n = stdout.get_mut().read(&mut chunk).unwrap();
-        assert!(n > 0, "no prompt: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
-    }
+    let prompt = AtPrompt::start(&format!("rollback train -n {}", ns.name));
     // Someone else edits the template while the user reads the diff.
     set_image(&ns, "train", "busybox:1.38");
-    child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
-    let mut rest = String::new();
-    for line in stdout.lines() {
-        rest.push_str(&line.unwrap());
-        rest.push('\n');
-    }
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(1), "{seen}{rest}");
+    let (code, rest) = prompt.answer("y");
+    assert_eq!(code, Some(1), "{rest}");
     assert!(rest.contains("changed by someone else since they were read, so nothing was changed"), "{rest}");
     let image = ns.jobset("train").await["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
         ["containers"][0]["image"]

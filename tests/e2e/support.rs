@@ -306,6 +306,52 @@ pub fn run_plugin(args: &[&str], namespace: Option<&str>, env: &[(&str, &str)]) 
     }
 }
 
+/// The plugin on a terminal (script(1) gives it a pty, so it asks before acting),
+/// stopped at its `[y/N]` prompt. `answer` then replies and collects the rest.
+pub struct AtPrompt {
+    child: std::process::Child,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+    /// Everything printed up to and including the prompt.
+    pub seen: String,
+}
+
+impl AtPrompt {
+    pub fn start(args: &str) -> AtPrompt {
+        use std::io::Read;
+        let h = harness();
+        let command = format!(
+            "{} {args} --kubeconfig {}",
+            env!("CARGO_BIN_EXE_kubectl-jobset"),
+            h.kubeconfig.display()
+        );
+        let mut child = Command::new("script")
+            .args(["-qfec", &command, "/dev/null"])
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("script(1)");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut seen = String::new();
+        let mut chunk = [0u8; 256];
+        while !seen.contains("[y/N]") {
+            let n = stdout.get_mut().read(&mut chunk).unwrap();
+            assert!(n > 0, "no prompt: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
+        }
+        AtPrompt { child, stdout, seen }
+    }
+
+    /// Answers the prompt; returns the exit code and what was printed after it.
+    pub fn answer(mut self, reply: &str) -> (Option<i32>, String) {
+        use std::io::{BufRead, Write};
+        self.child.stdin.as_mut().unwrap().write_all(format!("{reply}\n").as_bytes()).unwrap();
+        let rest: String = self.stdout.lines().map(|l| l.unwrap() + "\n").collect();
+        (self.child.wait().unwrap().code(), rest)
+    }
+}
+
 /// Polls `check` until it returns Some, or panics after `timeout`.
 pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
 where

@@ -6,7 +6,7 @@
 #[path = "../e2e/support.rs"]
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -62,37 +62,14 @@ async fn api_server_dies_during_rollback() {
     assert_eq!(ns.plugin(&["history", "train"]).code, 0);
 
     // The user reads the diff at the prompt; the API server dies; the user says yes.
-    let h = harness();
-    let command = format!(
-        "{} rollback train -n {} --kubeconfig {} --request-timeout=5s",
-        env!("CARGO_BIN_EXE_kubectl-jobset"),
-        ns.name,
-        h.kubeconfig.display()
-    );
-    let mut child = Command::new("script")
-        .args(["-qfec", &command, "/dev/null"])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    let mut chunk = [0u8; 256];
-    while !seen.contains("[y/N]") {
-        let n = stdout.get_mut().read(&mut chunk).unwrap();
-        assert!(n > 0, "no prompt: {seen}");
-        seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
-    }
+    let prompt = AtPrompt::start(&format!("rollback train -n {} --request-timeout=5s", ns.name));
     cluster(&["stop-component", "apiserver"]);
     let asked = Instant::now();
-    child.stdin.as_mut().unwrap().write_all(b"y\n").unwrap();
-    let rest: String = stdout.lines().map(|l| l.unwrap() + "\n").collect();
-    let status = child.wait().unwrap();
+    let (code, rest) = prompt.answer("y");
     let took = asked.elapsed();
     cluster(&["start-component", "apiserver"]);
 
-    assert_eq!(status.code(), Some(1), "{seen}{rest}");
+    assert_eq!(code, Some(1), "{rest}");
     assert!(took < Duration::from_secs(10), "ends within its request timeout: {took:?}");
     assert!(rest.contains("cannot reach the Kubernetes API server"), "{rest}");
     // Untouched, not half rolled back.
