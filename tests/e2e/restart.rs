@@ -232,3 +232,22 @@ async fn wait_ready_times_out_naming_what_is_missing_and_stops_when_deleted() {
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("jobset train was deleted while waiting for restart 2"), "{out:?}");
 }
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn wait_shows_progress_on_a_terminal() {
+    let ns = TestNs::new("restart-progress").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    // script(1) gives the plugin a terminal for stdout and stderr.
+    let command = format!(
+        "{} restart train --wait -n {} --kubeconfig {}",
+        env!("CARGO_BIN_EXE_kubectl-jobset"),
+        ns.name,
+        harness().kubeconfig.display()
+    );
+    let out = std::process::Command::new("script").args(["-qec", &command, "/dev/null"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("restart 1: 2/2 jobs recreated"), "{text}");
+}
