@@ -102,6 +102,7 @@ pub enum Command {
 
 /// Flags shared by every command, named and spelled as kubectl spells them.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Global options (as kubectl's)")]
 pub struct GlobalArgs {
     /// Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config).
     #[arg(long, global = true, value_name = "PATH")]
