@@ -27,10 +27,10 @@ test: lint
 	$(CLUSTER) build >/dev/null
 	cargo build --locked --all-targets
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) up >/dev/null
-	set -o pipefail; status=0; \
+	@set -o pipefail; status=0; \
 	KJS_STATE_DIR=$(TEST_STATE) cargo test --locked --no-fail-fast -- --include-ignored 2>&1 | tee target/test.log || status=$$?; \
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) down; \
-	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "make test: %d passed, %d failed\n", p, f }' target/test.log; \
+	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "total: %d passed, %d failed\n", p, f }' target/test.log; \
 	exit $$status
 
 cluster-build:
