@@ -165,6 +165,10 @@ pub enum Error {
     #[error("aborted: nothing was changed")]
     Aborted,
 
+    /// The API server sent something we cannot read, or a request could not be encoded.
+    #[error("unexpected data: {0}")]
+    Unexpected(String),
+
     /// Output could not be written or encoded.
     #[error("cannot write output: {0}")]
     Output(String),

@@ -259,7 +259,6 @@ fn connect_options(global: &GlobalArgs) -> ConnectOptions {
         as_groups: global.as_group.clone(),
         request_timeout: global.request_timeout,
         insecure_skip_tls_verify: global.insecure_skip_tls_verify,
-        verbosity: global.verbosity,
     }
 }
 

@@ -23,7 +23,6 @@ pub struct ConnectOptions {
     pub as_groups: Vec<String>,
     pub request_timeout: Option<Duration>,
     pub insecure_skip_tls_verify: bool,
-    pub verbosity: u8,
 }
 
 /// A connected client plus what commands need to talk about it.

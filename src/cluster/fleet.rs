@@ -114,8 +114,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     let mut jobsets = raw_jobsets
         .into_iter()
         .map(|raw| {
-            JobSet::from_raw(raw)
-                .map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}")))
+            JobSet::from_raw(raw).map_err(|e| Error::Unexpected(format!("a JobSet from the API server: {e}")))
         })
         .collect::<Result<Vec<_>>>()?;
     let mut missing = Vec::new();

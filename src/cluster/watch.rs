@@ -106,15 +106,15 @@ fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::
 }
 
 fn to_value(object: DynamicObject) -> Result<serde_json::Value> {
-    serde_json::to_value(object).map_err(|e| Error::Output(e.to_string()))
+    serde_json::to_value(object).map_err(|e| Error::Unexpected(e.to_string()))
 }
 
 fn to_jobset(object: DynamicObject) -> Result<JobSet> {
     JobSet::from_raw(to_value(object)?)
-        .map_err(|e| Error::Output(format!("unexpected JobSet from the server: {e}")))
+        .map_err(|e| Error::Unexpected(format!("a JobSet from the API server: {e}")))
 }
 
 fn to_job(object: DynamicObject) -> Result<ChildJob> {
     serde_json::from_value(to_value(object)?)
-        .map_err(|e| Error::Output(format!("unexpected Job from the server: {e}")))
+        .map_err(|e| Error::Unexpected(format!("a Job from the API server: {e}")))
 }
