@@ -77,7 +77,7 @@ _kubectl__jobset() {
 
     case "${cmd}" in
         kubectl__jobset)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version list ls get diff restart history rollback completion __complete help"
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version list ls get diff restart history rollback completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -99,6 +99,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -112,6 +128,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -139,7 +159,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd____complete)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -161,6 +181,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -174,6 +210,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -201,7 +241,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__completion)
-            opts="-n -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version bash zsh fish powershell kubectl"
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version bash zsh fish powershell kubectl"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -223,6 +263,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -236,6 +292,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -263,7 +323,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__diff)
-            opts="-A -l -o -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -301,6 +361,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -314,6 +390,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -467,7 +547,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__history)
-            opts="-A -l -o -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -513,6 +593,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -526,6 +622,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -553,7 +653,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__list)
-            opts="-A -l -o -n -v -h -V --all-namespaces --selector --output --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --output --no-headers --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +691,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -604,6 +720,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -631,7 +751,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__restart)
-            opts="-A -l -y -o -n -v -h -V --all-namespaces --selector --reason --count-towards-max --expect-attempt --force --if-outdated --dry-run --yes --wait --timeout --job --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -y -o -s -n -v -h -V --all-namespaces --selector --reason --count-towards-max --expect-attempt --force --if-outdated --dry-run --yes --wait --timeout --job --output --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -693,6 +813,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -706,6 +842,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -733,7 +873,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__rollback)
-            opts="-y -o -n -v -h -V --to-revision --reason --dry-run --yes --restart --wait --timeout --output --kubeconfig --context --cluster --user --namespace --as --as-group --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-y -o -s -n -v -h -V --to-revision --reason --dry-run --yes --restart --wait --timeout --output --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -783,6 +923,22 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --namespace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -796,6 +952,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_jobset_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= request-timeout= insecure-skip-tls-verify no-color history-limit= v/v= h/help V/version
+    string join \n kubeconfig= context= cluster= user= s/server= token= tls-server-name= n/namespace= as= as-group= as-uid= request-timeout= insecure-skip-tls-verify no-color history-limit= v/v= h/help V/version
 end
 
 function __fish_kubectl_jobset_needs_command
@@ -28,9 +28,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l kubeconfi
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -58,9 +62,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l k
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -80,9 +88,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l kub
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -102,9 +114,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l ku
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -121,9 +137,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l k
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -150,9 +170,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -177,9 +201,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -204,9 +232,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -220,9 +252,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
@@ -234,9 +270,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r

@@ -19,10 +19,15 @@ _kubectl-jobset() {
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -52,10 +57,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -82,10 +92,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -112,10 +127,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -142,10 +162,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -181,10 +206,15 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -217,10 +247,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -253,10 +288,15 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -279,10 +319,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
@@ -306,10 +351,15 @@ _arguments "${_arguments_options[@]}" : \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
 '--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
 '-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
 '--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \

@@ -120,6 +120,18 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "NAME")]
     pub user: Option<String>,
 
+    /// The API server's address, overriding the kubeconfig's (e.g. https://10.0.0.1:6443).
+    #[arg(short = 's', long, global = true, value_name = "URL")]
+    pub server: Option<String>,
+
+    /// A bearer token to authenticate with, instead of the kubeconfig user's credentials.
+    #[arg(long, global = true, value_name = "TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+
+    /// Server name to verify the API server's certificate against.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+
     /// Namespace to work in (default: the context's namespace).
     #[arg(short = 'n', long, global = true, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
@@ -131,6 +143,10 @@ pub struct GlobalArgs {
     /// Group to impersonate for the operation (repeat for several).
     #[arg(long = "as-group", global = true, value_name = "GROUP")]
     pub as_group: Vec<String>,
+
+    /// UID to impersonate for the operation.
+    #[arg(long = "as-uid", global = true, value_name = "UID")]
+    pub as_uid: Option<String>,
 
     /// How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit).
     #[arg(long, global = true, value_name = "DURATION", value_parser = parse_duration)]
@@ -443,6 +459,14 @@ mod tests {
             "5s",
             "-v=6",
             "--insecure-skip-tls-verify",
+            "-s",
+            "https://10.0.0.1:6443",
+            "--token",
+            "t0k",
+            "--as-uid",
+            "u-1",
+            "--tls-server-name",
+            "api.example",
         ])
         .unwrap();
         let g = &cli.global;
@@ -454,6 +478,10 @@ mod tests {
         assert_eq!(g.request_timeout, Some(Duration::from_secs(5)));
         assert_eq!(g.verbosity, 6);
         assert!(g.insecure_skip_tls_verify);
+        assert_eq!(g.server.as_deref(), Some("https://10.0.0.1:6443"));
+        assert_eq!(g.token.as_deref(), Some("t0k"));
+        assert_eq!(g.as_uid.as_deref(), Some("u-1"));
+        assert_eq!(g.tls_server_name.as_deref(), Some("api.example"));
     }
 
     #[test]

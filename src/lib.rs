@@ -255,8 +255,12 @@ fn connect_options(global: &GlobalArgs) -> ConnectOptions {
         cluster: global.cluster.clone(),
         user: global.user.clone(),
         namespace: global.namespace.clone(),
+        server: global.server.clone(),
+        token: global.token.clone(),
+        tls_server_name: global.tls_server_name.clone(),
         as_user: global.as_user.clone(),
         as_groups: global.as_group.clone(),
+        as_uid: global.as_uid.clone(),
         request_timeout: global.request_timeout,
         insecure_skip_tls_verify: global.insecure_skip_tls_verify,
     }

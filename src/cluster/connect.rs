@@ -19,8 +19,12 @@ pub struct ConnectOptions {
     pub cluster: Option<String>,
     pub user: Option<String>,
     pub namespace: Option<String>,
+    pub server: Option<String>,
+    pub token: Option<String>,
+    pub tls_server_name: Option<String>,
     pub as_user: Option<String>,
     pub as_groups: Vec<String>,
+    pub as_uid: Option<String>,
     pub request_timeout: Option<Duration>,
     pub insecure_skip_tls_verify: bool,
 }
@@ -58,6 +62,30 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
     if opts.insecure_skip_tls_verify {
         config.accept_invalid_certs = true;
         config.root_cert = None;
+    }
+    if let Some(server) = &opts.server {
+        config.cluster_url = server.parse().map_err(|_| {
+            Error::Usage(format!("--server {server:?} is not a URL: use e.g. https://10.0.0.1:6443"))
+        })?;
+    }
+    if let Some(token) = &opts.token {
+        // The token replaces the kubeconfig user's other ways to authenticate.
+        let auth = &mut config.auth_info;
+        auth.token = Some(token.clone().into());
+        auth.token_file = None;
+        auth.exec = None;
+        auth.auth_provider = None;
+        auth.username = None;
+        auth.password = None;
+    }
+    if let Some(name) = &opts.tls_server_name {
+        config.tls_server_name = Some(name.clone());
+    }
+    if let Some(uid) = &opts.as_uid {
+        // kube parses but does not send impersonate_uid: add the header ourselves.
+        let value = http::HeaderValue::from_str(uid)
+            .map_err(|_| Error::Usage(format!("--as-uid {uid:?} is not a valid header value")))?;
+        config.headers.push((http::HeaderName::from_static("impersonate-uid"), value));
     }
     if let Some(user) = &opts.as_user {
         config.auth_info.impersonate = Some(user.clone());

@@ -76,3 +76,30 @@ async fn tls_name_mismatch_is_explained() {
     assert!(out.stderr.contains("TLS connection to https://127.0.0.1:"), "{out:?}");
     assert!(out.stderr.contains("not valid for name \"not-the-apiserver.example\""), "{out:?}");
 }
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn token_and_server_flags_override_the_kubeconfig() {
+    let ns = TestNs::new("flags").await;
+    let bob_token =
+        std::fs::read_to_string(harness().state.join("users/e2e-bob.token")).unwrap().trim().to_owned();
+    let out = ns.plugin(&["list", "--token", &bob_token, "-v=9"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("forbidden: user \"e2e-bob\" cannot list"), "authenticated as bob: {out:?}");
+    assert!(!out.stderr.contains(&bob_token) && !out.stdout.contains(&bob_token), "{out:?}");
+
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let out = ns.plugin(&["list", "-s", &format!("https://127.0.0.1:{port}")]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains(&format!("cannot reach the Kubernetes API server at https://127.0.0.1:{port}")),
+        "{out:?}"
+    );
+
+    let out = ns.plugin(&["list", "--tls-server-name", "elsewhere.invalid"]);
+    assert!(out.stderr.contains("not valid for name \"elsewhere.invalid\""), "{out:?}");
+
+    // Impersonating a user and UID (the admin may): the API server answers as that user.
+    let out = ns.plugin(&["list", "--as", "e2e-alice", "--as-uid", "e2e-alice-uid"]);
+    assert!(out.stderr.contains("forbidden: user \"e2e-alice\""), "{out:?}");
+}
