@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::cluster::Cluster;
 use crate::commands::ExitStatus;
 use crate::commands::record::{Observed, RecordOptions, observe};
-use crate::diff::changes::{Change, changes};
+use crate::diff::changes::{Change, changes, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::{Error, Result};
 use crate::history::{Revision, format_attempts, select, templates_of};
@@ -264,17 +264,7 @@ fn write_revision(out: &mut dyn Write, jobset: &JobSet, r: &Revision) -> Result<
 
 /// Changes from one revision to another, per replicatedJob.
 pub fn revision_changes(from: &Revision, to: &Revision) -> Vec<(String, Vec<Change>)> {
-    let mut names: Vec<&String> = from.templates.iter().chain(&to.templates).map(|(n, _)| n).collect();
-    let mut seen = Vec::new();
-    names.retain(|n| {
-        if seen.contains(n) {
-            false
-        } else {
-            seen.push(*n);
-            true
-        }
-    });
-    names
+    unique_in_order(from.templates.iter().chain(&to.templates).map(|(n, _)| n))
         .into_iter()
         .map(|name| {
             let get = |r: &Revision| {

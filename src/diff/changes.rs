@@ -44,16 +44,7 @@ fn walk(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Chan
             }
         }
         (Some(Value::Array(a)), Some(Value::Array(b))) if named(a) && named(b) => {
-            let mut names: Vec<&str> = a.iter().chain(b.iter()).filter_map(item_name).collect();
-            let mut seen = Vec::new();
-            names.retain(|n| {
-                if seen.contains(n) {
-                    false
-                } else {
-                    seen.push(*n);
-                    true
-                }
-            });
+            let names = unique_in_order(a.iter().chain(b.iter()).filter_map(item_name));
             for name in names {
                 let find = |items: &Vec<Value>| items.iter().find(|i| item_name(i) == Some(name)).cloned();
                 walk(&format!("{path}[{name}]"), find(a).as_ref(), find(b).as_ref(), out);
@@ -74,6 +65,17 @@ fn walk(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<Chan
         (None, None) => {}
         (a, b) => out.push(Change { path: path.to_owned(), old: a.cloned(), new: b.cloned() }),
     }
+}
+
+/// Items without repeats, in the order they first appear.
+pub fn unique_in_order<T: PartialEq>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
 }
 
 /// A list whose items are all objects with a string `name` (containers, env, ...).

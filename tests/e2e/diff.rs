@@ -31,12 +31,7 @@ async fn without_create_permission_client_defaults_are_noise_free_too() {
     let ns = TestNs::new("diff-readonly").await;
     ns.create(BROAD);
     ns.wait_for_attempt_jobs("broad", 0, 3).await;
-    let role = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/rbac/kubectl-jobset-readonly-clusterrole.yaml"
-    ))
-    .unwrap();
-    assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role)).status.success());
+    ns.apply_repo_role("kubectl-jobset-readonly-clusterrole.yaml");
     ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     let carol = harness().state.join("users/e2e-carol.kubeconfig");
     let out = run_plugin(

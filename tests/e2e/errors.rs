@@ -30,11 +30,7 @@ async fn forbidden_names_the_user_verb_and_resource() {
 async fn the_clusterrole_is_enough_for_list() {
     let ns = TestNs::new("rbac-list").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
-    let role =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/rbac/kubectl-jobset-clusterrole.yaml"))
-            .unwrap();
-    let applied = ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role));
-    assert!(applied.status.success(), "{}", String::from_utf8_lossy(&applied.stderr));
+    ns.apply_repo_role("kubectl-jobset-clusterrole.yaml");
     ns.bind("--clusterrole=kubectl-jobset", "e2e-bob").await;
     let bob = harness().state.join("users/e2e-bob.kubeconfig");
     let out = run_plugin(&["list", "-n", &ns.name, "--kubeconfig", bob.to_str().unwrap()], None, &[]);

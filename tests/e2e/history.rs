@@ -161,12 +161,7 @@ async fn without_write_permission_commands_still_work_read_only() {
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     set_image(&ns, "train", "busybox:1.37");
-    let role = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/rbac/kubectl-jobset-readonly-clusterrole.yaml"
-    ))
-    .unwrap();
-    assert!(ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role)).status.success());
+    ns.apply_repo_role("kubectl-jobset-readonly-clusterrole.yaml");
     ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     let carol = harness().state.join("users/e2e-carol.kubeconfig");
     let as_carol = |args: &[&str]| {

@@ -5,12 +5,6 @@ use serde_json::Value;
 
 use crate::support::*;
 
-fn apply_role(ns: &TestNs, file: &str) {
-    let role = std::fs::read_to_string(format!("{}/rbac/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
-    let out = ns.kubectl_stdin(&["apply", "-f", "-"], Some(&role));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
-
 fn as_user(ns: &TestNs, user: &str, args: &[&str]) -> PluginOutput {
     let kubeconfig = harness().state.join(format!("users/{user}.kubeconfig"));
     let mut all = args.to_vec();
@@ -24,7 +18,7 @@ const IMAGE_PATCH: &str = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/tem
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn every_command_works_with_only_the_clusterrole() {
     let ns = TestNs::new("least-privilege").await;
-    apply_role(&ns, "kubectl-jobset-clusterrole.yaml");
+    ns.apply_repo_role("kubectl-jobset-clusterrole.yaml");
     ns.bind("--clusterrole=kubectl-jobset", "e2e-bob").await;
     ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 2).await;
@@ -59,7 +53,7 @@ async fn every_command_works_with_only_the_clusterrole() {
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn the_read_only_role_reads_and_names_what_writes_need() {
     let ns = TestNs::new("read-only").await;
-    apply_role(&ns, "kubectl-jobset-readonly-clusterrole.yaml");
+    ns.apply_repo_role("kubectl-jobset-readonly-clusterrole.yaml");
     ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 1).await;

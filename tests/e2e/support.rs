@@ -127,6 +127,13 @@ impl TestNs {
         assert!(out.status.success(), "kubectl create failed: {}", String::from_utf8_lossy(&out.stderr));
     }
 
+    /// Applies one of the repository's ClusterRoles (`rbac/FILE`).
+    pub fn apply_repo_role(&self, file: &str) {
+        let role = std::fs::read_to_string(format!("{}/rbac/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let out = self.kubectl_stdin(&["apply", "-f", "-"], Some(&role));
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
     /// Binds a role (`--clusterrole=NAME` or `--role=NAME`) to `user` in this namespace, and
     /// waits until the authorizer honours it (RBAC reaches it through a cache).
     pub async fn bind(&self, role: &str, user: &str) {
