@@ -10,8 +10,10 @@ pub mod commands;
 pub mod completion;
 pub mod diff;
 pub mod error;
+pub mod execute;
 pub mod history;
 pub mod model;
+pub mod observe;
 pub mod render;
 pub mod restart;
 pub mod rollback;
@@ -185,8 +187,8 @@ fn rollback_plan(
     })
 }
 
-fn dry_run(mode: cli::DryRunMode) -> commands::restart::DryRun {
-    use commands::restart::DryRun;
+fn dry_run(mode: cli::DryRunMode) -> execute::DryRun {
+    use execute::DryRun;
     match mode {
         cli::DryRunMode::None => DryRun::None,
         cli::DryRunMode::Client => DryRun::Client,
@@ -194,10 +196,10 @@ fn dry_run(mode: cli::DryRunMode) -> commands::restart::DryRun {
     }
 }
 
-fn wait_for(condition: cli::WaitCondition) -> commands::restart::WaitFor {
+fn wait_for(condition: cli::WaitCondition) -> execute::WaitFor {
     match condition {
-        cli::WaitCondition::Created => commands::restart::WaitFor::Created,
-        cli::WaitCondition::Ready => commands::restart::WaitFor::Ready,
+        cli::WaitCondition::Created => execute::WaitFor::Created,
+        cli::WaitCondition::Ready => execute::WaitFor::Ready,
     }
 }
 

@@ -216,7 +216,8 @@ async fn diff_dry_runs_each_distinct_template_once() {
 }
 
 fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
-    use kubectl_jobset::commands::restart::{DryRun, RestartPlan};
+    use kubectl_jobset::commands::restart::RestartPlan;
+    use kubectl_jobset::execute::DryRun;
     RestartPlan {
         selection: Selection::new(&[name.to_string()], false, None, "ml").unwrap(),
         options: kubectl_jobset::restart::RestartOptions {

@@ -2,7 +2,6 @@
 
 pub mod api;
 mod connect;
-pub mod fleet;
 pub mod request_log;
 pub mod watch;
 

@@ -1,24 +1,17 @@
 //! `kubectl jobset diff`: which running Jobs use an outdated template, and what differs.
 
-use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::Path;
 
-use futures::{StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 
 use crate::cluster::Cluster;
-use crate::cluster::api::JOBS;
-use crate::cluster::fleet::Fleet;
 use crate::commands::ExitStatus;
-use crate::commands::record::{Observed, RecordOptions, observe, spec_revision};
-use crate::diff::expected::{add_jobset_specifics, probe_job};
-use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
-use crate::diff::unified::{Palette, write_unified, yaml_lines};
-use crate::diff::{JobSetDrift, State, compare, job_range};
+use crate::diff::unified::{Palette, yaml_lines};
+use crate::diff::{JobSetDrift, State, job_range};
 use crate::error::{Error, Result};
-use crate::model::jobset::JobSet;
-use crate::render::{self, table::write_table};
+use crate::observe::{Observed, RecordOptions, observe, spec_revision};
+use crate::render::{self, drift::write_text, table::write_table};
 use crate::select::Selection;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,9 +33,6 @@ pub struct DiffPlan {
     pub external_diff: Option<String>,
     pub history_limit: usize,
 }
-
-/// Dry-runs in flight at once.
-const DRY_RUN_CONCURRENCY: usize = 4;
 
 pub async fn run(
     cluster: &Cluster,
@@ -68,214 +58,6 @@ pub async fn run(
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
     Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
-}
-
-/// Server-defaulted probe Jobs, one dry run per distinct (namespace, template), shared by
-/// every JobSet and revision that uses the same template.
-pub struct Defaulter<'c> {
-    cluster: &'c Cluster,
-    cache: HashMap<String, Value>,
-}
-
-impl<'c> Defaulter<'c> {
-    pub fn new(cluster: &'c Cluster) -> Self {
-        Defaulter { cluster, cache: HashMap::new() }
-    }
-
-    fn key(namespace: &str, probe: &Value) -> String {
-        format!("{namespace}\n{probe}")
-    }
-
-    /// Dry-runs, concurrently, every `(namespace, template, suspended)` not cached yet.
-    pub async fn prefetch<'t>(
-        &mut self,
-        wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
-    ) -> Result<()> {
-        let mut missing: HashMap<String, (String, Value)> = HashMap::new();
-        for (jobset, template) in wanted {
-            let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
-            let key = Self::key(jobset.namespace(), &probe);
-            if !self.cache.contains_key(&key) {
-                missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));
-            }
-        }
-        let cluster = self.cluster;
-        let defaulted: Vec<(String, Value)> = futures::stream::iter(missing)
-            .map(|(key, (namespace, probe))| async move {
-                defaulted_job(cluster, &namespace, probe).await.map(|j| (key, j))
-            })
-            .buffer_unordered(DRY_RUN_CONCURRENCY)
-            .try_collect()
-            .await?;
-        self.cache.extend(defaulted);
-        Ok(())
-    }
-
-    /// The normalised Job the controller would build from `template` for `jobset`
-    /// (after `prefetch`).
-    pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
-        let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
-        let mut job = self.cache.get(&Self::key(jobset.namespace(), &probe))?.clone();
-        add_jobset_specifics(jobset, &mut job);
-        Some(normalize(&job))
-    }
-}
-
-/// Drift for every JobSet in the fleet.
-pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
-    let compared = || fleet.jobsets.iter().filter(|js| crate::diff::state_of(js) == State::Compared);
-    defaulter
-        .prefetch(compared().flat_map(|js| js.spec.replicated_jobs.iter().map(move |r| (js, &r.template))))
-        .await?;
-    Ok(fleet
-        .jobsets
-        .iter()
-        .map(|jobset| {
-            let expected: BTreeMap<String, Normalized> = jobset
-                .spec
-                .replicated_jobs
-                .iter()
-                .filter_map(|r| defaulter.expected(jobset, &r.template).map(|n| (r.name.clone(), n)))
-                .collect();
-            compare(jobset, fleet.jobs_of(jobset), &expected)
-        })
-        .collect())
-}
-
-/// The probe Job as the API server would default it.
-async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
-    match cluster.dry_run_create(JOBS, namespace, &probe).await {
-        Ok(defaulted) => Ok(defaulted),
-        // Not allowed to create Jobs there, or the namespace is terminating or gone (a
-        // fleet-wide diff races with namespace deletion): defaults from the client instead.
-        Err(e @ (Error::Forbidden { .. } | Error::NotFound { .. })) => {
-            cluster.log.note(
-                1,
-                &format!(
-                    "note: cannot dry-run a Job in namespace {namespace:?} ({e}); \
-                     comparing with client-side defaults instead"
-                ),
-            );
-            apply_client_defaults(&mut probe);
-            Ok(probe)
-        }
-        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => Err(Error::Usage(format!(
-            "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
-        ))),
-        Err(other) => Err(other),
-    }
-}
-
-pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
-    for d in drifts {
-        let notes = notes(d);
-        if !d.has_drift() && notes.is_empty() {
-            continue;
-        }
-        writeln!(
-            out,
-            "jobset {}/{}: attempt {}, {}/{} jobs outdated",
-            d.namespace,
-            d.name,
-            d.attempt,
-            d.outdated_jobs(),
-            d.total_jobs()
-        )?;
-        for note in notes {
-            writeln!(out, "  {note}")?;
-        }
-        for rjob in &d.replicated_jobs {
-            for group in &rjob.outdated {
-                let range = job_range(&group.jobs);
-                writeln!(
-                    out,
-                    "  replicatedJob {}: {} ({} of {}) run an outdated template",
-                    rjob.name,
-                    range,
-                    group.jobs.len(),
-                    rjob.jobs.len()
-                )?;
-                write_unified(
-                    out,
-                    &group.live_template,
-                    &rjob.spec_template,
-                    &format!("{range} (running, attempt {})", d.attempt),
-                    &format!("{}/{} replicatedJobs[{}].template (spec)", d.namespace, d.name, rjob.name),
-                    palette,
-                )?;
-            }
-        }
-    }
-    Ok(())
-}
-
-/// State lines worth saying about a JobSet, drift or not.
-fn notes(d: &JobSetDrift) -> Vec<String> {
-    let mut notes = Vec::new();
-    match d.state {
-        State::Compared => {}
-        State::Suspended => notes.push(
-            "suspended: its Jobs are not compared; they are recreated from the spec at the next restart \
-             (resuming only merges pod labels, annotations, nodeSelector and tolerations)"
-                .to_owned(),
-        ),
-        State::Completed => {
-            notes.push("completed: finished JobSets are not restarted, so nothing is compared".into())
-        }
-        State::Failed => {
-            notes.push("failed: finished JobSets are not restarted, so nothing is compared".into())
-        }
-    }
-    if !d.previous_attempt_jobs.is_empty() {
-        notes.push(format!(
-            "restart in progress: {} of an earlier attempt still being deleted",
-            job_range(&d.previous_attempt_jobs)
-        ));
-    }
-    if !d.unlabelled_jobs.is_empty() {
-        notes.push(format!(
-            "warning: ignored {} (no integer jobset.sigs.k8s.io/restart-attempt label; the JobSet controller cannot \
-             handle such Jobs either)",
-            d.unlabelled_jobs.join(", ")
-        ));
-    }
-    for rjob in &d.replicated_jobs {
-        if !rjob.in_spec {
-            notes.push(format!(
-                "replicatedJob {}: no longer in the spec; {} run until the next restart deletes them",
-                rjob.name,
-                job_range(&rjob.jobs)
-            ));
-            continue;
-        }
-        if d.state == State::Compared && !rjob.not_created.is_empty() {
-            notes.push(format!(
-                "replicatedJob {}: {} not created yet",
-                rjob.name,
-                job_range(&rjob.not_created)
-            ));
-        }
-        if !rjob.beyond_replicas.is_empty() {
-            notes.push(format!(
-                "replicatedJob {}: replicas is {}; {} will not be recreated at the next restart",
-                rjob.name,
-                rjob.replicas,
-                job_range(&rjob.beyond_replicas)
-            ));
-        }
-        for s in &rjob.scale {
-            let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
-            notes.push(format!(
-                "replicatedJob {}: {} is {} on {} but {} in the spec",
-                rjob.name,
-                s.field,
-                show(s.live),
-                job_range(&s.jobs),
-                show(s.spec)
-            ));
-        }
-    }
-    notes
 }
 
 /// One line per JobSet (`spec_revisions` in the same order; None when not recorded).

@@ -1,6 +1,5 @@
 //! `kubectl jobset history`: the recorded template revisions per restart attempt.
 
-use std::collections::BTreeSet;
 use std::io::Write;
 
 use jiff::Timestamp;
@@ -8,12 +7,12 @@ use serde_json::{Value, json};
 
 use crate::cluster::Cluster;
 use crate::commands::ExitStatus;
-use crate::commands::record::{Observed, RecordOptions, observe};
 use crate::diff::changes::{Change, changes, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
-use crate::error::{Error, Result};
-use crate::history::{Revision, format_attempts, select, templates_of};
+use crate::error::Result;
+use crate::history::{Revision, View, bad_revision, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
+use crate::observe::{Observed, RecordOptions, observe};
 use crate::render::{self, Format, age::format_age, table::write_table};
 use crate::select::Selection;
 
@@ -101,47 +100,7 @@ pub async fn run(
     Ok(ExitStatus::Success)
 }
 
-pub fn bad_revision(jobset: &JobSet, why: &str) -> Error {
-    Error::NoSuchRevision(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
-}
-
-/// A JobSet's revisions with what is known about them now.
-pub struct View<'a> {
-    pub jobset: &'a JobSet,
-    pub revisions: Vec<Revision>,
-    /// The revision holding the spec's templates.
-    pub spec: Option<i64>,
-    /// The revision the current attempt's Jobs were seen running.
-    pub running: Option<i64>,
-}
-
-impl<'a> View<'a> {
-    pub fn new(jobset: &'a JobSet, mut revisions: Vec<Revision>) -> Self {
-        revisions.sort_by_key(|r| r.number);
-        let spec_templates = templates_of(jobset);
-        let spec = revisions
-            .iter()
-            .find(|r| crate::history::same_templates(&r.templates, &spec_templates))
-            .map(|r| r.number);
-        let running = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt())).map(|r| r.number);
-        View { jobset, revisions, spec, running }
-    }
-
-    fn state(&self, r: &Revision) -> &'static str {
-        match (self.spec == Some(r.number), self.running == Some(r.number)) {
-            (true, true) => "spec,running",
-            (true, false) => "spec",
-            (false, true) => "running",
-            (false, false) => "",
-        }
-    }
-
-    /// Attempts from 0 to the current one that no revision was seen running.
-    pub fn unobserved(&self) -> BTreeSet<i32> {
-        let seen: BTreeSet<i32> = self.revisions.iter().flat_map(|r| r.attempts.iter().copied()).collect();
-        (0..=self.jobset.attempt()).filter(|a| !seen.contains(a)).collect()
-    }
-
+impl View<'_> {
     pub fn write_table(
         &self,
         out: &mut dyn Write,

@@ -4,7 +4,6 @@
 pub mod diff;
 pub mod history;
 pub mod list;
-pub mod record;
 pub mod restart;
 pub mod rollback;
 

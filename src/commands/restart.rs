@@ -8,34 +8,17 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::cluster::api::{EVENTS, JOBSETS, is_precondition_failure};
-use crate::cluster::fleet::Fleet;
-use crate::cluster::watch::watch_jobset;
-use crate::commands::ExitStatus;
-use crate::commands::diff::write_text;
-use crate::commands::record::{Observed, RecordOptions, observe};
+use crate::commands::{Confirm, ExitStatus};
+use crate::diff::JobSetDrift;
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
+use crate::execute::{DryRun, Outcome, WaitFor, restart_one, wait};
 use crate::history::Cause;
-use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
-use crate::render::{self, Format};
-use crate::restart::{Decision, RESTART_REASON, RestartOptions, plan, progress};
+use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::observe::{Fleet, Observed, RecordOptions, observe};
+use crate::render::{self, Format, drift::write_text};
+use crate::restart::RestartOptions;
 use crate::select::Selection;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DryRun {
-    None,
-    Client,
-    Server,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WaitFor {
-    /// Every Job of the new attempt exists.
-    Created,
-    /// ... and is ready.
-    Ready,
-}
 
 #[derive(Debug, Clone)]
 pub struct RestartPlan {
@@ -55,25 +38,13 @@ pub struct RestartPlan {
 
 /// At most this many JobSets are restarted at once.
 const CONCURRENCY: usize = 8;
-/// Re-reads after a precondition failure before giving up.
-const MAX_ATTEMPTS: usize = 5;
-
-/// What happened to one JobSet.
-#[derive(Debug)]
-enum Outcome {
-    Restarted { from: i32, to: i32, object: Value },
-    WouldRestart { from: i32, to: i32 },
-    AlreadyRestarted { attempt: i32 },
-    Skipped(String),
-    Failed(Error),
-}
 
 pub async fn run(
     cluster: &Cluster,
     plan: &RestartPlan,
     out: &mut dyn Write,
     err: &mut dyn Write,
-    confirm: crate::commands::Confirm<'_>,
+    confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
     // Drift decides --if-outdated, shows what a dry run would apply, and lets history
     // record what runs before the restart replaces it (dry runs record nothing).
@@ -85,16 +56,46 @@ pub async fn run(
     let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
-    // (index, why it is skipped): --if-outdated skips JobSets without drift.
-    let targets: Vec<(usize, Option<String>)> = drifts
+    // Why each JobSet is skipped, if it is: --if-outdated skips JobSets without drift.
+    let skips: Vec<Option<String>> = drifts
         .iter()
-        .enumerate()
-        .map(|(i, d)| (i, (plan.if_outdated && !d.has_drift()).then(|| "no template drift".to_owned())))
+        .map(|d| (plan.if_outdated && !d.has_drift()).then(|| "no template drift".into()))
         .collect();
-    let to_restart: Vec<String> = targets
+    confirm_fleet(&fleet, &skips, plan, confirm)?;
+    let mut options = plan.options.clone();
+    if plan.dry_run != DryRun::Client {
+        options.requested_by = cluster.whoami().await.unwrap_or(options.requested_by);
+    }
+    let outcomes = restart_all(cluster, &fleet, skips, &options, plan.dry_run).await;
+    let report = Report { fleet: &fleet, drifts: &drifts, outcomes: &outcomes, plan };
+    report.write_lines(out, err)?;
+    report.write_objects(out)?;
+    report.write_tally(err)?;
+    if let Some(wait_for) = plan.wait.filter(|_| plan.dry_run == DryRun::None) {
+        for (jobset, outcome) in fleet.jobsets.iter().zip(&outcomes) {
+            // Someone else's restart is waited for too: re-running a command whose wait was
+            // cut short (say, by an API server outage) finishes the job.
+            if let Some(attempt) = outcome.attempt_to_wait_for() {
+                wait(cluster, jobset, attempt, wait_for, plan.timeout, plan.progress, err).await?;
+            }
+        }
+    }
+    exit_status(outcomes)
+}
+
+/// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
+fn confirm_fleet(
+    fleet: &Fleet,
+    skips: &[Option<String>],
+    plan: &RestartPlan,
+    confirm: Confirm<'_>,
+) -> Result<()> {
+    let to_restart: Vec<String> = fleet
+        .jobsets
         .iter()
+        .zip(skips)
         .filter(|(_, skip)| skip.is_none())
-        .map(|(i, _)| format!("{}/{}", fleet.jobsets[*i].namespace(), fleet.jobsets[*i].name()))
+        .map(|(js, _)| format!("{}/{}", js.namespace(), js.name()))
         .collect();
     if to_restart.len() > 1
         && plan.dry_run == DryRun::None
@@ -103,349 +104,144 @@ pub async fn run(
     {
         return Err(Error::Aborted);
     }
-    let mut options = plan.options.clone();
-    if plan.dry_run != DryRun::Client {
-        options.requested_by = cluster.whoami().await.unwrap_or(options.requested_by);
-    }
-    let outcomes: Vec<(usize, Outcome)> = futures::stream::iter(targets)
-        .map(|(i, skip)| {
-            let options = &options;
-            let fleet = &fleet;
-            async move {
-                let outcome = match skip {
-                    Some(why) => Outcome::Skipped(why),
-                    None => restart_one(cluster, fleet, i, options, plan.dry_run).await,
-                };
-                (i, outcome)
+    Ok(())
+}
+
+/// Restarts every JobSet not skipped, with bounded concurrency, in fleet order.
+async fn restart_all(
+    cluster: &Cluster,
+    fleet: &Fleet,
+    skips: Vec<Option<String>>,
+    options: &RestartOptions,
+    dry_run: DryRun,
+) -> Vec<Outcome> {
+    futures::stream::iter(fleet.jobsets.iter().zip(skips))
+        .map(|(jobset, skip)| async move {
+            match skip {
+                Some(why) => Outcome::Skipped(why),
+                None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
             }
         })
         .buffered(CONCURRENCY)
         .collect()
-        .await;
+        .await
+}
 
-    let all_namespaces = plan.selection.namespace.is_none();
-    let mut failed = 0;
-    let mut objects = Vec::new();
-    for (i, outcome) in &outcomes {
-        let jobset = &fleet.jobsets[*i];
-        let what = format!("{RESOURCE_NAME}/{}", jobset.name());
-        let place =
-            if all_namespaces { format!(" in namespace {}", jobset.namespace()) } else { String::new() };
-        let suffix = match plan.dry_run {
-            DryRun::None => "",
-            DryRun::Client => " (dry run)",
-            DryRun::Server => " (server dry run)",
-        };
-        match outcome {
-            Outcome::Restarted { from, to, object } => {
-                objects.push(render::without_managed_fields(object.clone()));
-                if plan.format.is_none() {
-                    writeln!(out, "{what} restarted (attempt {from} → {to}){place}{suffix}")?;
+/// One error is the command's error (printed once, by main); several are each said
+/// here, and the command fails with their count.
+fn exit_status(outcomes: Vec<Outcome>) -> Result<ExitStatus> {
+    let total = outcomes.len();
+    let mut errors: Vec<Error> = outcomes
+        .into_iter()
+        .filter_map(|o| if let Outcome::Failed(e) = o { Some(e) } else { None })
+        .collect();
+    match (errors.len(), total) {
+        (0, _) => Ok(ExitStatus::Success),
+        (1, 1) => Err(errors.remove(0)),
+        (failed, total) => Err(Error::Several { failed, total }),
+    }
+}
+
+/// What the restarts did, rendered as kubectl would.
+struct Report<'a> {
+    fleet: &'a Fleet,
+    drifts: &'a [JobSetDrift],
+    outcomes: &'a [Outcome],
+    plan: &'a RestartPlan,
+}
+
+impl Report<'_> {
+    fn rows(&self) -> impl Iterator<Item = (&JobSet, &JobSetDrift, &Outcome)> {
+        self.fleet.jobsets.iter().zip(self.drifts).zip(self.outcomes).map(|((js, d), o)| (js, d, o))
+    }
+
+    /// kubectl's sentences on `out`; with several targets, each error on `err`.
+    fn write_lines(&self, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
+        let several = self.outcomes.len() > 1;
+        for (jobset, drift, outcome) in self.rows() {
+            if let Outcome::Failed(e) = outcome {
+                if several {
+                    writeln!(err, "error: {e}")?;
                 }
+                continue;
             }
-            Outcome::WouldRestart { from, to } => {
-                objects.push(jobset.object());
-                if plan.format.is_none() {
-                    writeln!(out, "{what} restarted (attempt {from} → {to}){place}{suffix}")?;
-                }
+            if self.plan.format.is_some() {
+                continue;
+            }
+            writeln!(out, "{}", self.sentence(jobset, outcome))?;
+            if self.plan.dry_run != DryRun::None
+                && matches!(outcome, Outcome::Restarted { .. } | Outcome::WouldRestart { .. })
+            {
+                self.write_would_apply(out, drift)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn sentence(&self, jobset: &JobSet, outcome: &Outcome) -> String {
+        let what = format!("{RESOURCE_NAME}/{}", jobset.name());
+        let place = match self.plan.selection.namespace {
+            None => format!(" in namespace {}", jobset.namespace()),
+            Some(_) => String::new(),
+        };
+        let suffix = self.plan.dry_run.suffix();
+        match outcome {
+            Outcome::Restarted { from, to, .. } | Outcome::WouldRestart { from, to } => {
+                format!("{what} restarted (attempt {from} → {to}){place}{suffix}")
             }
             Outcome::AlreadyRestarted { attempt } => {
-                if plan.format.is_none() {
-                    writeln!(out, "{what} already restarted (attempt {attempt}){place}")?;
-                }
+                format!("{what} already restarted (attempt {attempt}){place}")
             }
-            Outcome::Skipped(why) => {
-                if plan.format.is_none() {
-                    writeln!(out, "{what} skipped: {why}{place}")?;
-                }
-            }
-            Outcome::Failed(e) => {
-                failed += 1;
-                writeln!(err, "error: {e}")?;
-            }
-        }
-        if plan.dry_run != DryRun::None
-            && plan.format.is_none()
-            && matches!(outcome, Outcome::Restarted { .. } | Outcome::WouldRestart { .. })
-        {
-            if drifts[*i].has_drift() {
-                writeln!(out, "the restart would apply this template drift:")?;
-                write_text(out, std::slice::from_ref(&drifts[*i]), Palette { color: plan.color })?;
-            } else {
-                writeln!(out, "the restart would recreate the Jobs from an unchanged template")?;
-            }
+            Outcome::Skipped(why) => format!("{what} skipped: {why}{place}"),
+            Outcome::Failed(e) => format!("error: {e}"),
         }
     }
-    match plan.format {
-        Some(Format::Json) | Some(Format::Yaml) => {
-            let doc = if objects.len() == 1 { objects.remove(0) } else { render::as_list(objects) };
-            if plan.format == Some(Format::Json) {
-                render::write_json(out, &doc)?
-            } else {
-                render::write_yaml(out, &doc)?
-            }
+
+    fn write_would_apply(&self, out: &mut dyn Write, drift: &JobSetDrift) -> Result<()> {
+        if drift.has_drift() {
+            writeln!(out, "the restart would apply this template drift:")?;
+            write_text(out, std::slice::from_ref(drift), Palette { color: self.plan.color })
+        } else {
+            Ok(writeln!(out, "the restart would recreate the Jobs from an unchanged template")?)
         }
-        Some(_) => {
-            for (i, outcome) in &outcomes {
-                if matches!(
-                    outcome,
-                    Outcome::Restarted { .. }
-                        | Outcome::WouldRestart { .. }
-                        | Outcome::AlreadyRestarted { .. }
-                ) {
-                    writeln!(out, "{RESOURCE_NAME}/{}", fleet.jobsets[*i].name())?;
+    }
+
+    /// `-o json|yaml|name`: the restarted JobSets.
+    fn write_objects(&self, out: &mut dyn Write) -> Result<()> {
+        let Some(format) = self.plan.format else { return Ok(()) };
+        if format == Format::Name {
+            for (jobset, _, outcome) in self.rows() {
+                if !matches!(outcome, Outcome::Skipped(_) | Outcome::Failed(_)) {
+                    writeln!(out, "{RESOURCE_NAME}/{}", jobset.name())?;
                 }
             }
+            return Ok(());
         }
-        None => {}
+        let objects: Vec<Value> = self
+            .rows()
+            .filter_map(|(jobset, _, outcome)| match outcome {
+                Outcome::Restarted { object, .. } => Some(render::without_managed_fields(object.clone())),
+                Outcome::WouldRestart { .. } => Some(jobset.object()),
+                _ => None,
+            })
+            .collect();
+        render::write_documents(out, format, objects)
     }
-    if outcomes.len() > 1 {
-        let count = |f: fn(&Outcome) -> bool| outcomes.iter().filter(|(_, o)| f(o)).count();
+
+    /// With several targets, one line of counts on `err`.
+    fn write_tally(&self, err: &mut dyn Write) -> Result<()> {
+        if self.outcomes.len() <= 1 {
+            return Ok(());
+        }
+        let count = |f: fn(&Outcome) -> bool| self.outcomes.iter().filter(|o| f(o)).count();
         writeln!(
             err,
             "{} restarted, {} already restarted, {} skipped, {} failed",
             count(|o| matches!(o, Outcome::Restarted { .. } | Outcome::WouldRestart { .. })),
             count(|o| matches!(o, Outcome::AlreadyRestarted { .. })),
             count(|o| matches!(o, Outcome::Skipped(_))),
-            failed
+            count(|o| matches!(o, Outcome::Failed(_))),
         )?;
+        Ok(())
     }
-    if let Some(wait_for) = plan.wait.filter(|_| plan.dry_run == DryRun::None) {
-        for (i, outcome) in &outcomes {
-            // Someone else's restart is waited for too: re-running a command whose wait was
-            // cut short (say, by an API server outage) finishes the job.
-            let attempt = match outcome {
-                Outcome::Restarted { to, .. } => *to,
-                Outcome::AlreadyRestarted { attempt } => *attempt,
-                _ => continue,
-            };
-            wait(cluster, &fleet.jobsets[*i], attempt, wait_for, plan.timeout, plan.progress, err).await?;
-        }
-    }
-    match (failed, outcomes.len()) {
-        (0, _) => Ok(ExitStatus::Success),
-        (1, 1) => Err(outcomes
-            .into_iter()
-            .find_map(|(_, o)| if let Outcome::Failed(e) = o { Some(e) } else { None })
-            .unwrap_or(Error::Aborted)),
-        (failed, total) => Err(Error::Several { failed, total }),
-    }
-}
-
-/// Restarts a single JobSet (for `rollback --restart`): `(from, to)` attempts, or
-/// `(n, n)` when someone else restarted it first.
-pub(crate) async fn restart_jobset(
-    cluster: &Cluster,
-    jobset: JobSet,
-    jobs: Vec<ChildJob>,
-    options: &RestartOptions,
-) -> Result<(i32, i32)> {
-    let fleet = Fleet::new(vec![jobset], jobs, vec![]);
-    match restart_one(cluster, &fleet, 0, options, DryRun::None).await {
-        Outcome::Restarted { from, to, .. } | Outcome::WouldRestart { from, to } => Ok((from, to)),
-        Outcome::AlreadyRestarted { attempt } => Ok((attempt, attempt)),
-        Outcome::Skipped(why) => Err(Error::Refused { what: RESOURCE_NAME.into(), verb: "restarted", why }),
-        Outcome::Failed(e) => Err(e),
-    }
-}
-
-/// Restarts one JobSet, re-reading it when a concurrent change beat us.
-async fn restart_one(
-    cluster: &Cluster,
-    fleet: &Fleet,
-    i: usize,
-    options: &RestartOptions,
-    dry_run: DryRun,
-) -> Outcome {
-    let mut jobset = fleet.jobsets[i].clone();
-    let jobs: Vec<ChildJob> = fleet.jobs_of(&jobset).to_vec();
-    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
-    let seen_attempt = jobset.attempt();
-    for _ in 0..MAX_ATTEMPTS {
-        let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-        let (ops, from, to) = match plan(&jobset, &jobs, options, &now) {
-            Decision::Refuse(why) => return Outcome::Failed(Error::Refused { what, verb: "restarted", why }),
-            Decision::AlreadyRestarted { attempt } => return Outcome::AlreadyRestarted { attempt },
-            Decision::Patch { ops, from, to } => (ops, from, to),
-        };
-        if dry_run == DryRun::Client {
-            return Outcome::WouldRestart { from, to };
-        }
-        let ns = jobset.namespace().to_owned();
-        match cluster
-            .json_patch(JOBSETS, &ns, jobset.name(), Some("status"), &ops, dry_run == DryRun::Server)
-            .await
-        {
-            Ok(object) => {
-                if dry_run == DryRun::None {
-                    record_event(cluster, &jobset, options, from, to).await;
-                }
-                return Outcome::Restarted { from, to, object };
-            }
-            Err(e) if is_precondition_failure(&e) => {
-                match cluster.get::<Value>(JOBSETS, &ns, jobset.name()).await {
-                    Ok(raw) => match JobSet::from_raw(raw) {
-                        Ok(fresh) if fresh.attempt() > seen_attempt && options.job.is_none() => {
-                            // Someone else restarted it since we looked: one restart is enough.
-                            return Outcome::AlreadyRestarted { attempt: fresh.attempt() };
-                        }
-                        Ok(fresh) => jobset = fresh,
-                        Err(e) => return Outcome::Failed(Error::Unexpected(e.to_string())),
-                    },
-                    Err(e) => return Outcome::Failed(e),
-                }
-            }
-            Err(e) => return Outcome::Failed(e),
-        }
-    }
-    Outcome::Failed(Error::Refused {
-        what,
-        verb: "restarted",
-        why: format!(
-            "the JobSet kept changing while we tried to restart it ({MAX_ATTEMPTS} tries); run the command again"
-        ),
-    })
-}
-
-/// An Event on the JobSet saying who asked and why; failing to record it is only a warning.
-async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptions, from: i32, to: i32) {
-    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
-    let what = match &options.job {
-        Some((rjob, index)) => format!("restart of Job {}-{rjob}-{index}", jobset.name()),
-        None => format!("restart (attempt {from} → {to})"),
-    };
-    let message = match &options.reason {
-        Some(reason) => format!("{what} requested by {} with kubectl-jobset: {reason}", options.requested_by),
-        None => format!("{what} requested by {} with kubectl-jobset", options.requested_by),
-    };
-    let event = serde_json::json!({
-        "apiVersion": "v1", "kind": "Event",
-        "metadata": {"generateName": format!("{}.", jobset.name()), "namespace": jobset.namespace()},
-        "involvedObject": {"apiVersion": crate::model::jobset::API_VERSION, "kind": "JobSet", "name": jobset.name(),
-            "namespace": jobset.namespace(), "uid": jobset.uid()},
-        "reason": RESTART_REASON, "message": message, "type": "Normal",
-        "source": {"component": "kubectl-jobset"}, "reportingComponent": "kubectl-jobset", "reportingInstance": "kubectl-jobset",
-        "firstTimestamp": now, "lastTimestamp": now, "eventTime": now, "action": "Restart", "count": 1,
-    });
-    if let Err(e) = cluster.create(EVENTS, Some(jobset.namespace()), &event, false).await {
-        cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
-    }
-}
-
-/// Waits, by watching, until every Job of attempt `to` exists (or is ready).
-pub(crate) async fn wait(
-    cluster: &Cluster,
-    jobset: &JobSet,
-    to: i32,
-    wait_for: WaitFor,
-    timeout: Duration,
-    show_progress: bool,
-    err: &mut dyn Write,
-) -> Result<()> {
-    let name = jobset.name().to_owned();
-    let verb = if wait_for == WaitFor::Ready { "ready" } else { "recreated" };
-    let mut stream = Box::pin(watch_jobset(cluster, jobset.namespace(), &name));
-    let mut last = None::<crate::cluster::watch::Snapshot>;
-    let mut anything_moved = false;
-    let deadline = tokio::time::sleep(timeout);
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            _ = &mut deadline => {
-                return Err(Error::Wait(timeout_message(&name, to, verb, timeout, last.as_ref(), anything_moved)));
-            }
-            next = stream.next() => {
-                let Some(snapshot) = next else { return Err(Error::Wait(format!("watching jobset {name} ended unexpectedly"))) };
-                let snapshot = match snapshot {
-                    Ok(snapshot) => snapshot,
-                    // A watch idle for longer than --request-timeout times out; the
-                    // watcher re-establishes it. Any other failure ends the wait.
-                    Err(Error::Timeout { .. }) => {
-                        cluster.log.note(6, "watch timed out; watching again");
-                        continue;
-                    }
-                    Err(e) => return Err(e),
-                };
-                if !snapshot.synced {
-                    continue;
-                }
-                let Some(current) = &snapshot.jobset else {
-                    return Err(Error::Wait(format!("jobset {name} was deleted while waiting for restart {to}")));
-                };
-                if current.condition_true("Failed") {
-                    return Err(Error::Wait(format!("jobset {name} failed while waiting for restart {to}")));
-                }
-                if current.attempt() > to {
-                    return Err(Error::Wait(format!("jobset {name} restarted again (attempt {}) while waiting for restart {to}", current.attempt())));
-                }
-                let (done, expected) = progress(current, &snapshot.jobs, to, wait_for == WaitFor::Ready);
-                // Any deletion or recreation shows that a controller is acting on the restart.
-                if snapshot.jobs.iter().any(|j| j.attempt() == Some(to) || j.is_deleting()) || snapshot.jobs.len() < expected {
-                    anything_moved = true;
-                }
-                if show_progress {
-                    write!(err, "\rrestart {to}: {done}/{expected} jobs {verb}")?;
-                }
-                if done >= expected {
-                    if show_progress {
-                        writeln!(err)?;
-                    }
-                    return Ok(());
-                }
-                last = Some(snapshot);
-            }
-        }
-    }
-}
-
-/// The names the spec asks for: `<jobset>-<replicatedJob>-<index>`.
-fn expected_job_names(jobset: &JobSet) -> Vec<String> {
-    jobset
-        .spec
-        .replicated_jobs
-        .iter()
-        .flat_map(|r| (0..r.replicas.max(0)).map(move |i| format!("{}-{}-{i}", jobset.name(), r.name)))
-        .collect()
-}
-
-/// What is missing when `--wait` times out, and whether anything acted at all.
-fn timeout_message(
-    name: &str,
-    to: i32,
-    verb: &str,
-    timeout: Duration,
-    last: Option<&crate::cluster::watch::Snapshot>,
-    anything_moved: bool,
-) -> String {
-    let after = crate::render::age::format_duration(timeout);
-    let Some(snapshot) = last.filter(|s| s.jobset.is_some()) else {
-        return format!("timed out after {after} waiting for jobset {name} restart {to}");
-    };
-    let jobset = snapshot.jobset.as_ref().expect("filtered");
-    let wanted = expected_job_names(jobset);
-    let ready = verb == "ready";
-    let missing: Vec<String> = wanted
-        .into_iter()
-        .filter(|n| {
-            !snapshot.jobs.iter().any(|j| {
-                j.name() == n && j.attempt() == Some(to) && !j.is_deleting() && (!ready || j.is_ready())
-            })
-        })
-        .collect();
-    let old = snapshot.jobs.iter().filter(|j| j.attempt().is_some_and(|a| a < to)).count();
-    let mut message = format!(
-        "timed out after {after} waiting for jobset {name} restart {to}: {} of {} jobs not {verb} ({})",
-        missing.len(),
-        jobset.expected_jobs(),
-        crate::diff::job_range(&missing)
-    );
-    if !anything_moved {
-        message.push_str(&format!(
-            "; nothing is acting on the restart: no Job was deleted or recreated ({old} Jobs of earlier attempts remain). \
-             Is the JobSet controller running?"
-        ));
-    } else if old > 0 {
-        message.push_str(&format!("; {old} Jobs of earlier attempts are still being deleted"));
-    }
-    message
 }

@@ -7,15 +7,14 @@ use std::time::Duration;
 
 use crate::cluster::Cluster;
 use crate::cluster::api::{JOBSETS, is_precondition_failure};
-use crate::cluster::fleet;
-use crate::commands::history::{View, bad_revision};
-use crate::commands::record::{Observed, RecordOptions, observe};
-use crate::commands::restart::{DryRun, WaitFor, restart_jobset, wait};
 use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
-use crate::history::{Cause, Revision, select};
+use crate::execute::{DryRun, WaitFor, restart_jobset, wait};
+use crate::history::{Cause, Revision, View, bad_revision, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::observe::fleet::not_found;
+use crate::observe::{Observed, RecordOptions, observe};
 use crate::render::{self, Format};
 use crate::restart::RestartOptions;
 use crate::rollback::{
@@ -50,9 +49,8 @@ pub async fn run(
 ) -> Result<ExitStatus> {
     let Observed { fleet, histories, .. } = observe_one(cluster, plan, None, err).await?;
     let jobset = &fleet.jobsets[0];
-    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
-    let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
-    if revisions.is_empty() {
+    let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
+    if view.revisions.is_empty() {
         return Err(Error::NoSuchRevision(format!(
             "no history recorded for jobset {}/{}: nothing to roll back to (kubectl-jobset records history \
              whenever diff, history, restart or rollback look at a JobSet)",
@@ -60,19 +58,40 @@ pub async fn run(
             jobset.name()
         )));
     }
-    let view = View::new(jobset, revisions);
     let target = target_revision(&view, plan.to_revision)?;
     let ops = match rollback::plan(jobset, target) {
         Decision::AlreadyThere => {
             writeln!(out, "skipped rollback: already at revision {}", target.number)?;
             return Ok(ExitStatus::Success);
         }
-        Decision::Refuse(why) => return Err(Error::Refused { what, verb: "rolled back", why }),
+        Decision::Refuse(why) => return Err(refused(jobset, why)),
         Decision::Patch(ops) => ops,
     };
     if plan.format.is_none() {
         write_preview(out, jobset, target, Palette { color: plan.color })?;
     }
+    ask(jobset, target, plan, confirm)?;
+    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
+    let Some(patched) = apply(cluster, jobset, target, &ops, plan).await? else {
+        writeln!(out, "{what} rolled back to revision {} (dry run)", target.number)?;
+        return Ok(ExitStatus::Success);
+    };
+    if plan.dry_run == DryRun::Server {
+        match plan.format {
+            Some(format) => write_object(out, format, &patched)?,
+            None => writeln!(out, "{what} rolled back to revision {} (server dry run)", target.number)?,
+        }
+        return Ok(ExitStatus::Success);
+    }
+    finish(cluster, plan, target.number, out, err).await
+}
+
+fn refused(jobset: &JobSet, why: String) -> Error {
+    Error::Refused { what: format!("{RESOURCE_NAME}/{}", jobset.name()), verb: "rolled back", why }
+}
+
+/// On a terminal, asks before changing anything (not for dry runs, not with -y).
+fn ask(jobset: &JobSet, target: &Revision, plan: &RollbackPlan, confirm: Confirm<'_>) -> Result<()> {
     if plan.dry_run == DryRun::None
         && let Some(confirm) = confirm
         && !confirm(&format!(
@@ -84,68 +103,72 @@ pub async fn run(
     {
         return Err(Error::Aborted);
     }
+    Ok(())
+}
+
+/// Sends the guarded template patch (None for a client dry run), explaining a lost race
+/// or a controller that forbids template changes.
+async fn apply(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    target: &Revision,
+    ops: &[serde_json::Value],
+    plan: &RollbackPlan,
+) -> Result<Option<serde_json::Value>> {
     if plan.dry_run == DryRun::Client {
-        writeln!(out, "{what} rolled back to revision {} (dry run)", target.number)?;
-        return Ok(ExitStatus::Success);
+        return Ok(None);
     }
     let server_dry_run = plan.dry_run == DryRun::Server;
-    let patched = match cluster
-        .json_patch(JOBSETS, jobset.namespace(), jobset.name(), None, &ops, server_dry_run)
-        .await
-    {
-        Ok(object) => object,
-        Err(e) if is_precondition_failure(&e) => {
-            return Err(Error::Refused {
-                what,
-                verb: "rolled back",
-                why:
-                    "its templates were changed by someone else since they were read, so nothing was changed \
-                      (their edit is kept); run the rollback again to review the new state"
-                        .into(),
-            });
-        }
+    match cluster.json_patch(JOBSETS, jobset.namespace(), jobset.name(), None, ops, server_dry_run).await {
+        Ok(object) => Ok(Some(object)),
+        Err(e) if is_precondition_failure(&e) => Err(refused(
+            jobset,
+            "its templates were changed by someone else since they were read, so nothing was changed \
+             (their edit is kept); run the rollback again to review the new state"
+                .into(),
+        )),
         Err(Error::Api { message, .. }) if is_template_immutable_rejection(&message) => {
             cluster.log.note(1, &format!("the API server answered: {message}"));
-            return Err(Error::Refused { what, verb: "rolled back", why: explain_rejection(jobset, target) });
+            Err(refused(jobset, explain_rejection(jobset, target)))
         }
-        Err(e) => return Err(e),
-    };
-    if server_dry_run {
-        match plan.format {
-            Some(format) => write_object(out, format, &patched)?,
-            None => writeln!(out, "{what} rolled back to revision {} (server dry run)", target.number)?,
-        }
-        return Ok(ExitStatus::Success);
+        Err(e) => Err(e),
     }
+}
 
-    // Record the rollback as the newest revision, and see how many Jobs it leaves outdated.
-    let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {}", target.number));
+/// After the patch: record the rollback as the newest revision, say how many Jobs it
+/// leaves outdated, and restart (and wait) when asked.
+async fn finish(
+    cluster: &Cluster,
+    plan: &RollbackPlan,
+    target: i64,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {target}"));
     let Observed { fleet, drifts, histories, .. } =
         observe_one(cluster, plan, Some(Cause::Set(cause)), err).await?;
     let jobset = &fleet.jobsets[0];
+    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
     let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
     let now = view.spec.map(|n| format!(" (now revision {n})")).unwrap_or_default();
     match plan.format {
         Some(format) => write_object(out, format, &jobset.object())?,
-        None => writeln!(out, "{what} rolled back to revision {}{now}", target.number)?,
+        None => writeln!(out, "{what} rolled back to revision {target}{now}")?,
     }
     if !plan.restart {
-        let drift = &drifts[0];
         if plan.format.is_none() {
             writeln!(
                 out,
                 "the running Jobs keep their template until the next restart: {}/{} jobs are now outdated \
                  (`kubectl jobset restart {}` applies it now)",
-                drift.outdated_jobs(),
-                drift.total_jobs(),
+                drifts[0].outdated_jobs(),
+                drifts[0].total_jobs(),
                 jobset.name()
             )?;
         }
         return Ok(ExitStatus::Success);
     }
-    let (from, to) =
-        restart_jobset(cluster, jobset.clone(), fleet.jobs_of(jobset).to_vec(), &plan.restart_options)
-            .await?;
+    let (from, to) = restart_jobset(cluster, jobset, fleet.jobs_of(jobset), &plan.restart_options).await?;
     if plan.format.is_none() {
         writeln!(out, "{what} restarted (attempt {from} → {to})")?;
     }
@@ -165,7 +188,7 @@ async fn observe_one<'c>(
     let options = RecordOptions { history_limit: plan.history_limit, cause };
     // One name: a JobSet that does not exist is an error, never an empty result.
     observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
-        fleet::not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
+        not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
     })
 }
 
@@ -217,8 +240,7 @@ fn write_preview(out: &mut dyn Write, jobset: &JobSet, target: &Revision, palett
 fn write_object(out: &mut dyn Write, format: Format, object: &serde_json::Value) -> Result<()> {
     let object = render::without_managed_fields(object.clone());
     match format {
-        Format::Json => render::write_json(out, &object),
-        Format::Yaml => render::write_yaml(out, &object),
+        Format::Json | Format::Yaml => render::write_structured(out, format, &object),
         _ => {
             Ok(writeln!(out, "{RESOURCE_NAME}/{}", object["metadata"]["name"].as_str().unwrap_or_default())?)
         }

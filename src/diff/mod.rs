@@ -134,7 +134,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         let mut current = current_by_rjob.remove(&rjob.name).unwrap_or_default();
         current.sort_by_key(|j| (job_index(j), j.name().to_owned()));
         let expected_names: Vec<String> =
-            (0..rjob.replicas.max(0)).map(|i| format!("{}-{}-{i}", jobset.name(), rjob.name)).collect();
+            (0..rjob.replicas.max(0)).map(|i| jobset.job_name(&rjob.name, i)).collect();
         let mut drift = ReplicatedJobDrift {
             name: rjob.name.clone(),
             replicas: rjob.replicas,

@@ -12,6 +12,9 @@ use serde_json::{Map, Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
 
+pub mod view;
+pub use view::{View, bad_revision};
+
 pub const PREFIX: &str = "kubectl-jobset.io/";
 /// Label: the JobSet's name (revisions are listed by it).
 pub const JOBSET_LABEL: &str = "kubectl-jobset.io/jobset-name";

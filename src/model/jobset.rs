@@ -155,6 +155,20 @@ impl JobSet {
         self.spec.suspend.unwrap_or(false)
     }
 
+    /// The name the controller gives Job `index` of a replicatedJob, in every attempt.
+    pub fn job_name(&self, replicated_job: &str, index: i32) -> String {
+        format!("{}-{replicated_job}-{index}", self.name())
+    }
+
+    /// The Job names the spec asks for, in spec order.
+    pub fn expected_job_names(&self) -> Vec<String> {
+        self.spec
+            .replicated_jobs
+            .iter()
+            .flat_map(|r| (0..r.replicas.max(0)).map(|i| self.job_name(&r.name, i)))
+            .collect()
+    }
+
     /// Number of child Jobs the spec asks for.
     pub fn expected_jobs(&self) -> usize {
         self.spec.replicated_jobs.iter().map(|r| r.replicas.max(0) as usize).sum()

@@ -1,6 +1,7 @@
 //! Rendering: everything writes into a `Write`, nothing prints directly.
 
 pub mod age;
+pub mod drift;
 pub mod table;
 
 use std::io::Write;
@@ -35,6 +36,20 @@ pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
         writeln!(out)?;
     }
     Ok(())
+}
+
+/// `-o yaml` as YAML, anything else (`-o json`) as JSON.
+pub fn write_structured<T: Serialize>(out: &mut dyn Write, format: Format, value: &T) -> Result<()> {
+    match format {
+        Format::Yaml => write_yaml(out, value),
+        _ => write_json(out, value),
+    }
+}
+
+/// One or several documents: a single one as it is, several as a `v1` List.
+pub fn write_documents(out: &mut dyn Write, format: Format, mut documents: Vec<Value>) -> Result<()> {
+    let doc = if documents.len() == 1 { documents.remove(0) } else { as_list(documents) };
+    write_structured(out, format, &doc)
 }
 
 /// A `v1` List of objects, as `kubectl get -o json` prints several.

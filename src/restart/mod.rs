@@ -190,7 +190,7 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
             spec.replicas - 1
         ));
     }
-    let job_name = format!("{}-{rjob}-{index}", jobset.name());
+    let job_name = jobset.job_name(rjob, index as i32);
     let Some(job) = jobs.iter().find(|j| j.name() == job_name && !j.is_deleting()) else {
         return Decision::Refuse(format!(
             "--job: Job {job_name} does not exist yet; wait for the controller to create it"

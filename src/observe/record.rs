@@ -7,58 +7,22 @@ use std::io::Write;
 
 use serde_json::Value;
 
+use super::RecordOptions;
+use super::compare::Defaulter;
+use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::{CONTROLLER_REVISIONS, is_precondition_failure};
-use crate::cluster::fleet;
-use crate::cluster::fleet::Fleet;
-use crate::commands::diff::{Defaulter, compute};
 use crate::diff::normalize::rebuild_template;
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
-use crate::history::{self, Cause, Observation, Revision, Running, Templates, Write as StoreWrite};
+use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite};
 use crate::model::jobset::JobSet;
-use crate::select::Selection;
 
 /// How many times a JobSet's history is re-read and re-planned after a lost race.
 const MAX_TRIES: usize = 3;
 
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
-
-pub struct RecordOptions {
-    pub history_limit: usize,
-    /// A change cause to record on every observed JobSet's spec revision.
-    pub cause: Option<Cause>,
-}
-
-/// What diff, history, restart and rollback start from.
-pub struct Observed<'c> {
-    pub fleet: Fleet,
-    pub drifts: Vec<JobSetDrift>,
-    pub histories: Histories,
-    pub defaulter: Defaulter<'c>,
-}
-
-/// Loads the selected JobSets with their Jobs and history, compares each with its Jobs,
-/// and records what it saw (unless `options` is None: dry runs record nothing).
-/// None when nothing matched (already said on `err`).
-pub async fn observe<'c>(
-    cluster: &'c Cluster,
-    selection: &Selection,
-    options: Option<&RecordOptions>,
-    err: &mut dyn Write,
-) -> Result<Option<Observed<'c>>> {
-    let Some(mut fleet) = fleet::load_targets(cluster, selection, err).await? else {
-        return Ok(None);
-    };
-    let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
-    let histories = match options {
-        Some(options) => record(cluster, &mut defaulter, &mut fleet, &drifts, options, err).await?,
-        None => Histories::new(),
-    };
-    Ok(Some(Observed { fleet, drifts, histories, defaulter }))
-}
 
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
 /// JobSet's current Jobs run, and writes what is new. Never fails the command for

@@ -7,8 +7,8 @@ use std::io::Write;
 
 use serde_json::Value;
 
-use super::Cluster;
-use super::api::{CONTROLLER_REVISIONS, JOBS, JOBSETS};
+use crate::cluster::Cluster;
+use crate::cluster::api::{CONTROLLER_REVISIONS, JOBS, JOBSETS};
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::Revision;
 use crate::model::jobset::{ChildJob, Interner, JobSet, labels};

@@ -1,0 +1,48 @@
+//! A JobSet's revisions with what is known about them now: which one the spec holds,
+//! which one the current attempt runs, and which attempts nobody saw.
+
+use std::collections::BTreeSet;
+
+use super::{Revision, same_templates, templates_of};
+use crate::error::Error;
+use crate::model::jobset::JobSet;
+
+/// A revision that cannot be used, said with the JobSet it belongs to.
+pub fn bad_revision(jobset: &JobSet, why: &str) -> Error {
+    Error::NoSuchRevision(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
+}
+
+/// A JobSet's revisions with what is known about them now.
+pub struct View<'a> {
+    pub jobset: &'a JobSet,
+    pub revisions: Vec<Revision>,
+    /// The revision holding the spec's templates.
+    pub spec: Option<i64>,
+    /// The revision the current attempt's Jobs were seen running.
+    pub running: Option<i64>,
+}
+
+impl<'a> View<'a> {
+    pub fn new(jobset: &'a JobSet, mut revisions: Vec<Revision>) -> Self {
+        revisions.sort_by_key(|r| r.number);
+        let spec_templates = templates_of(jobset);
+        let spec = revisions.iter().find(|r| same_templates(&r.templates, &spec_templates)).map(|r| r.number);
+        let running = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt())).map(|r| r.number);
+        View { jobset, revisions, spec, running }
+    }
+
+    pub fn state(&self, r: &Revision) -> &'static str {
+        match (self.spec == Some(r.number), self.running == Some(r.number)) {
+            (true, true) => "spec,running",
+            (true, false) => "spec",
+            (false, true) => "running",
+            (false, false) => "",
+        }
+    }
+
+    /// Attempts from 0 to the current one that no revision was seen running.
+    pub fn unobserved(&self) -> BTreeSet<i32> {
+        let seen: BTreeSet<i32> = self.revisions.iter().flat_map(|r| r.attempts.iter().copied()).collect();
+        (0..=self.jobset.attempt()).filter(|a| !seen.contains(a)).collect()
+    }
+}

@@ -1,0 +1,119 @@
+//! Template drift as text: what `diff` prints, and what `restart --dry-run` shows.
+
+use std::io::Write;
+
+use crate::diff::unified::{Palette, write_unified};
+use crate::diff::{JobSetDrift, State, job_range};
+use crate::error::Result;
+
+pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
+    for d in drifts {
+        let notes = notes(d);
+        if !d.has_drift() && notes.is_empty() {
+            continue;
+        }
+        writeln!(
+            out,
+            "jobset {}/{}: attempt {}, {}/{} jobs outdated",
+            d.namespace,
+            d.name,
+            d.attempt,
+            d.outdated_jobs(),
+            d.total_jobs()
+        )?;
+        for note in notes {
+            writeln!(out, "  {note}")?;
+        }
+        for rjob in &d.replicated_jobs {
+            for group in &rjob.outdated {
+                let range = job_range(&group.jobs);
+                writeln!(
+                    out,
+                    "  replicatedJob {}: {} ({} of {}) run an outdated template",
+                    rjob.name,
+                    range,
+                    group.jobs.len(),
+                    rjob.jobs.len()
+                )?;
+                write_unified(
+                    out,
+                    &group.live_template,
+                    &rjob.spec_template,
+                    &format!("{range} (running, attempt {})", d.attempt),
+                    &format!("{}/{} replicatedJobs[{}].template (spec)", d.namespace, d.name, rjob.name),
+                    palette,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// State lines worth saying about a JobSet, drift or not.
+fn notes(d: &JobSetDrift) -> Vec<String> {
+    let mut notes = Vec::new();
+    match d.state {
+        State::Compared => {}
+        State::Suspended => notes.push(
+            "suspended: its Jobs are not compared; they are recreated from the spec at the next restart \
+             (resuming only merges pod labels, annotations, nodeSelector and tolerations)"
+                .to_owned(),
+        ),
+        State::Completed => {
+            notes.push("completed: finished JobSets are not restarted, so nothing is compared".into())
+        }
+        State::Failed => {
+            notes.push("failed: finished JobSets are not restarted, so nothing is compared".into())
+        }
+    }
+    if !d.previous_attempt_jobs.is_empty() {
+        notes.push(format!(
+            "restart in progress: {} of an earlier attempt still being deleted",
+            job_range(&d.previous_attempt_jobs)
+        ));
+    }
+    if !d.unlabelled_jobs.is_empty() {
+        notes.push(format!(
+            "warning: ignored {} (no integer jobset.sigs.k8s.io/restart-attempt label; the JobSet controller cannot \
+             handle such Jobs either)",
+            d.unlabelled_jobs.join(", ")
+        ));
+    }
+    for rjob in &d.replicated_jobs {
+        if !rjob.in_spec {
+            notes.push(format!(
+                "replicatedJob {}: no longer in the spec; {} run until the next restart deletes them",
+                rjob.name,
+                job_range(&rjob.jobs)
+            ));
+            continue;
+        }
+        if d.state == State::Compared && !rjob.not_created.is_empty() {
+            notes.push(format!(
+                "replicatedJob {}: {} not created yet",
+                rjob.name,
+                job_range(&rjob.not_created)
+            ));
+        }
+        if !rjob.beyond_replicas.is_empty() {
+            notes.push(format!(
+                "replicatedJob {}: replicas is {}; {} will not be recreated at the next restart",
+                rjob.name,
+                rjob.replicas,
+                job_range(&rjob.beyond_replicas)
+            ));
+        }
+        for s in &rjob.scale {
+            let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
+            notes.push(format!(
+                "replicatedJob {}: {} is {} on {} but {} in the spec",
+                rjob.name,
+                s.field,
+                show(s.live),
+                job_range(&s.jobs),
+                show(s.spec)
+            ));
+        }
+    }
+    notes
+}
