@@ -10,7 +10,11 @@ use std::io::Write;
 use clap::{Command, CommandFactory};
 use clap_complete::Shell;
 
+use std::sync::Arc;
+
 use crate::cli::{Cli, CompletionShell};
+use crate::cluster::request_log::RequestLog;
+use crate::cluster::{self, Cluster, ConnectOptions};
 use crate::error::Result;
 
 /// Cobra's ShellCompDirectiveNoFileComp.
@@ -207,6 +211,60 @@ pub fn typed_flag_value(words: &[String], short: Option<char>, long: &str) -> Op
         }
     }
     value
+}
+
+/// Answers kubectl's completion protocol; lookups that fail offer nothing.
+pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>) -> Result<()> {
+    let connect = ConnectOptions {
+        kubeconfig: typed_flag_value(words, None, "kubeconfig").map(Into::into),
+        context: typed_flag_value(words, None, "context"),
+        namespace: typed_flag_value(words, Some('n'), "namespace"),
+        request_timeout: Some(std::time::Duration::from_secs(5)),
+        ..Default::default()
+    };
+    let names = |items: Vec<serde_json::Value>| -> Vec<String> {
+        items.iter().filter_map(|i| i["metadata"]["name"].as_str().map(str::to_owned)).collect()
+    };
+    let (candidates, directive): (Vec<String>, u8) = match plan(words) {
+        Completion::Static { candidates, directive } => {
+            return write_candidates(out, &candidates, directive);
+        }
+        Completion::Contexts { prefix } => {
+            let contexts = kube::config::Kubeconfig::read()
+                .map(|kc| kc.contexts.into_iter().map(|c| c.name).collect())
+                .unwrap_or_default();
+            (filter(contexts, &prefix, &[]), NO_FILE_COMPLETION)
+        }
+        Completion::Namespaces { prefix } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => c.list(NAMESPACES, None, None).await.map(names).unwrap_or_default(),
+                Err(_) => vec![],
+            };
+            (filter(found, &prefix, &[]), NO_FILE_COMPLETION)
+        }
+        Completion::JobSetNames { prefix, exclude } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => jobset_names(&c).await.map(names).unwrap_or_default(),
+                Err(_) => vec![],
+            };
+            (filter(found, &prefix, &exclude), NO_FILE_COMPLETION)
+        }
+    };
+    let candidates: Vec<(String, String)> = candidates.into_iter().map(|c| (c, String::new())).collect();
+    write_candidates(out, &candidates, directive)
+}
+
+const NAMESPACES: cluster::api::Kind =
+    cluster::api::Kind { group: "", version: "v1", plural: "namespaces", resource: "namespaces" };
+
+async fn jobset_names(cluster: &Cluster) -> Result<Vec<serde_json::Value>> {
+    cluster.list(cluster::api::JOBSETS, Some(&cluster.namespace), None).await
+}
+
+fn filter(mut items: Vec<String>, prefix: &str, exclude: &[String]) -> Vec<String> {
+    items.retain(|i| i.starts_with(prefix) && !exclude.contains(i));
+    items.sort();
+    items
 }
 
 #[cfg(test)]

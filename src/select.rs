@@ -3,7 +3,7 @@
 use crate::error::{Error, Result};
 
 /// A validated selection of JobSets.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection {
     /// `None` means every namespace (`-A`).
     pub namespace: Option<String>,
@@ -11,6 +11,9 @@ pub struct Selection {
     pub names: Vec<String>,
     pub label_selector: Option<String>,
 }
+
+/// Stands for "the context's namespace" until connected (never a valid namespace).
+const DEFAULT_NAMESPACE_PENDING: &str = "";
 
 /// Prefixes kubectl users type before a JobSet name.
 const NAME_PREFIXES: &[&str] =
@@ -22,6 +25,17 @@ impl Selection {
         all_namespaces: bool,
         selector: Option<&str>,
         namespace: &str,
+    ) -> Result<Self> {
+        Self::parse(names, all_namespaces, selector, Some(namespace))
+    }
+
+    /// Validates without a cluster. Without `-n` (None) the namespace is the kubeconfig
+    /// context's, known only once connected: `in_default_namespace` fills it in then.
+    pub fn parse(
+        names: &[String],
+        all_namespaces: bool,
+        selector: Option<&str>,
+        namespace: Option<&str>,
     ) -> Result<Self> {
         let mut parsed: Vec<String> = Vec::new();
         for raw in names {
@@ -46,15 +60,23 @@ impl Selection {
             }
             other => other.map(str::to_owned),
         };
-        if !all_namespaces {
+        if let Some(namespace) = namespace.filter(|_| !all_namespaces) {
             validate_dns_label(namespace)
                 .map_err(|why| Error::Usage(format!("invalid namespace {namespace:?}: {why}")))?;
         }
         Ok(Selection {
-            namespace: (!all_namespaces).then(|| namespace.to_owned()),
+            namespace: (!all_namespaces).then(|| namespace.unwrap_or(DEFAULT_NAMESPACE_PENDING).to_owned()),
             names: parsed,
             label_selector,
         })
+    }
+
+    /// Fills in the kubeconfig context's namespace where `-n` was not given.
+    pub fn in_default_namespace(mut self, default: &str) -> Self {
+        if self.namespace.as_deref() == Some(DEFAULT_NAMESPACE_PENDING) {
+            self.namespace = Some(default.to_owned());
+        }
+        self
     }
 
     pub fn is_single(&self) -> bool {

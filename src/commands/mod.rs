@@ -1,5 +1,7 @@
-//! One module per subcommand. Each takes a plan of plain values (no clap types),
-//! does its cluster I/O through `crate::cluster`, and renders into writers.
+//! Run, one module per subcommand. Each takes a plan of plain values (no clap types,
+//! built and validated by `crate::args`), does its cluster I/O through `crate::observe`,
+//! `crate::execute` and `crate::cluster`, and renders into writers. No command imports
+//! another.
 
 pub mod diff;
 pub mod history;
@@ -7,8 +9,82 @@ pub mod list;
 pub mod restart;
 pub mod rollback;
 
+use std::io::Write;
+
+use crate::cluster::Cluster;
+use crate::error::Result;
+
 /// Asks the user a yes/no question (None: do not ask, proceed).
-pub type Confirm<'a> = Option<&'a mut dyn FnMut(&str) -> crate::error::Result<bool>>;
+pub type Confirm<'a> = Option<&'a mut dyn FnMut(&str) -> Result<bool>>;
+
+/// Whether a command that changes several things asks first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prompt {
+    /// On the terminal (stdin is one, and `-y` was not given).
+    Terminal,
+    Never,
+}
+
+impl Prompt {
+    fn confirm(self, ask: &mut dyn FnMut(&str) -> Result<bool>) -> Confirm<'_> {
+        (self == Prompt::Terminal).then_some(ask)
+    }
+}
+
+/// A validated command, ready to run against a cluster.
+#[derive(Debug, Clone)]
+pub enum CommandPlan {
+    List(list::ListPlan),
+    Diff(diff::DiffPlan),
+    Restart(restart::RestartPlan, Prompt),
+    History(history::HistoryPlan),
+    Rollback(rollback::RollbackPlan, Prompt),
+}
+
+impl CommandPlan {
+    /// Fills in the kubeconfig context's namespace where `-n` was not given.
+    pub fn in_default_namespace(mut self, namespace: &str) -> Self {
+        let selection = match &mut self {
+            CommandPlan::List(p) => &mut p.selection,
+            CommandPlan::Diff(p) => &mut p.selection,
+            CommandPlan::Restart(p, _) => &mut p.selection,
+            CommandPlan::History(p) => &mut p.selection,
+            CommandPlan::Rollback(p, _) => &mut p.selection,
+        };
+        *selection = std::mem::take(selection).in_default_namespace(namespace);
+        self
+    }
+
+    pub async fn run(
+        &self,
+        cluster: &Cluster,
+        out: &mut dyn Write,
+        err: &mut dyn Write,
+    ) -> Result<ExitStatus> {
+        let mut ask = ask_on_terminal;
+        match self {
+            CommandPlan::List(plan) => list::run(cluster, plan, out, err).await,
+            CommandPlan::Diff(plan) => diff::run(cluster, plan, out, err).await,
+            CommandPlan::Restart(plan, prompt) => {
+                restart::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            }
+            CommandPlan::History(plan) => history::run(cluster, plan, out, err).await,
+            CommandPlan::Rollback(plan, prompt) => {
+                rollback::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            }
+        }
+    }
+}
+
+/// Asks a yes/no question on the terminal; only `y` or `yes` agree.
+fn ask_on_terminal(question: &str) -> Result<bool> {
+    let mut stderr = std::io::stderr();
+    write!(stderr, "{question}")?;
+    stderr.flush()?;
+    let mut answer = String::new();
+    std::io::stdin().read_line(&mut answer)?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
+}
 
 /// How a command ended, before it becomes a process exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

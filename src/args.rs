@@ -1,0 +1,292 @@
+//! Complete and Validate, as kubectl's commands do them: the parsed command line becomes
+//! a plan of plain values, every argument checked before any connection, so a usage
+//! error never needs a kubeconfig. Only `Run` (in `commands`) touches the cluster.
+
+use std::io::IsTerminal;
+
+use crate::cli::{self, Cli, Command, GlobalArgs};
+use crate::cluster::ConnectOptions;
+use crate::commands::diff::{DiffFormat, DiffPlan};
+use crate::commands::history::{HistoryPlan, parse_revision_pair};
+use crate::commands::list::ListPlan;
+use crate::commands::restart::RestartPlan;
+use crate::commands::rollback::RollbackPlan;
+use crate::commands::{CommandPlan, Prompt};
+use crate::error::{Error, Result};
+use crate::execute::{DryRun, WaitFor};
+use crate::render::{self, Format};
+use crate::restart::{RestartOptions, parse_job_target};
+use crate::select::Selection;
+
+/// What to do, decided without I/O.
+pub enum Invocation {
+    /// `completion SHELL`: print a script.
+    Completion(cli::CompletionShell),
+    /// `__complete WORDS…`: answer kubectl's completion protocol.
+    Complete(Vec<String>),
+    /// A command against the cluster.
+    Command { connect: Box<ConnectOptions>, plan: Box<CommandPlan> },
+}
+
+/// Completes and validates the whole command line.
+pub fn complete(cli: Cli) -> Result<Invocation> {
+    let global = &cli.global;
+    let plan = match cli.command {
+        Command::Completion(args) => return Ok(Invocation::Completion(args.shell)),
+        Command::Complete(args) => return Ok(Invocation::Complete(args.words)),
+        Command::List(args) => CommandPlan::List(list_plan(&args, global)?),
+        Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
+        Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
+        Command::History(args) => CommandPlan::History(history_plan(&args, global)?),
+        Command::Rollback(args) => CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.yes)),
+    };
+    Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
+}
+
+fn selection(args: &cli::SelectArgs, global: &GlobalArgs) -> Result<Selection> {
+    Selection::parse(&args.names, args.all_namespaces, args.selector.as_deref(), global.namespace.as_deref())
+}
+
+fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
+    Ok(ListPlan {
+        selection: selection(&args.select, global)?,
+        format: args.output.into(),
+        no_headers: args.no_headers,
+    })
+}
+
+fn diff_plan(args: &cli::DiffArgs, global: &GlobalArgs) -> Result<DiffPlan> {
+    Ok(DiffPlan {
+        selection: selection(&args.select, global)?,
+        format: match (args.summary, args.output) {
+            (true, _) => DiffFormat::Summary,
+            (false, Some(cli::DiffOutput::Json)) => DiffFormat::Json,
+            (false, Some(cli::DiffOutput::Yaml)) => DiffFormat::Yaml,
+            (false, None) => DiffFormat::Text,
+        },
+        color: color(global),
+        external_diff: std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.trim().is_empty()),
+        history_limit: global.history_limit,
+    })
+}
+
+fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryPlan> {
+    Ok(HistoryPlan {
+        selection: selection(&args.select, global)?,
+        revision: args.revision,
+        diff: args.diff.as_deref().map(parse_revision_pair).transpose().map_err(Error::Usage)?,
+        format: args.output.into(),
+        no_headers: args.no_headers,
+        color: color(global),
+        history_limit: global.history_limit,
+    })
+}
+
+fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartPlan> {
+    if args.select.names.is_empty() && args.select.selector.is_none() && !args.select.all_namespaces {
+        return Err(Error::Usage("name the JobSets to restart, or select them with -l or -A".into()));
+    }
+    let job = args.job.as_deref().map(parse_job_target).transpose().map_err(Error::Usage)?;
+    if job.is_some() {
+        validate_job_restart(args)?;
+    }
+    if args.expect_attempt.is_some_and(|a| a < 0) {
+        return Err(Error::Usage("--expect-attempt must be 0 or more".into()));
+    }
+    validate_timeout(args.timeout)?;
+    Ok(RestartPlan {
+        selection: selection(&args.select, global)?,
+        options: RestartOptions {
+            count_towards_max: args.count_towards_max,
+            expect_attempt: args.expect_attempt,
+            force: args.force,
+            reason: args.reason.clone(),
+            requested_by: requested_by(global),
+            job,
+        },
+        if_outdated: args.if_outdated,
+        dry_run: args.dry_run.into(),
+        wait: args.wait.map(Into::into),
+        timeout: args.timeout,
+        format: args.output.map(Into::into),
+        color: color(global),
+        progress: std::io::stderr().is_terminal(),
+        history_limit: global.history_limit,
+    })
+}
+
+/// `--job` restarts one Job of one JobSet, so fleet flags make no sense with it.
+fn validate_job_restart(args: &cli::RestartArgs) -> Result<()> {
+    if args.select.names.len() != 1 {
+        return Err(Error::Usage("--job restarts one Job of one JobSet: name exactly one JobSet".into()));
+    }
+    for (set, flag) in [
+        (args.if_outdated, "--if-outdated"),
+        (args.count_towards_max, "--count-towards-max"),
+        (args.wait.is_some(), "--wait"),
+    ] {
+        if set {
+            return Err(Error::Usage(format!("--job cannot be combined with {flag}")));
+        }
+    }
+    Ok(())
+}
+
+fn validate_timeout(timeout: std::time::Duration) -> Result<()> {
+    if timeout.is_zero() {
+        return Err(Error::Usage("--timeout must be longer than 0s".into()));
+    }
+    Ok(())
+}
+
+fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<RollbackPlan> {
+    if args.to_revision == Some(0) {
+        return Err(Error::Usage(
+            "--to-revision 0 is not a revision: revisions start at 1 (negative numbers count back; omit it for the previous one)".into(),
+        ));
+    }
+    validate_timeout(args.timeout)?;
+    Ok(RollbackPlan {
+        selection: Selection::parse(
+            std::slice::from_ref(&args.name),
+            false,
+            None,
+            global.namespace.as_deref(),
+        )?,
+        to_revision: args.to_revision,
+        reason: args.reason.clone(),
+        dry_run: args.dry_run.into(),
+        restart: args.restart,
+        restart_options: RestartOptions {
+            reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
+            requested_by: requested_by(global),
+            ..Default::default()
+        },
+        wait: args.wait.map(Into::into),
+        timeout: args.timeout,
+        format: args.output.map(Into::into),
+        color: color(global),
+        progress: std::io::stderr().is_terminal(),
+        history_limit: global.history_limit,
+    })
+}
+
+/// Who asks, until the API server says (SelfSubjectReview).
+fn requested_by(global: &GlobalArgs) -> String {
+    global.as_user.clone().unwrap_or_else(|| "a kubectl-jobset user".into())
+}
+
+/// Ask on a terminal, unless `-y` was given or nobody is there to answer.
+fn prompt(yes: bool) -> Prompt {
+    if yes || !std::io::stdin().is_terminal() { Prompt::Never } else { Prompt::Terminal }
+}
+
+/// Colour on a terminal, unless --no-color or NO_COLOR says otherwise.
+fn color(global: &GlobalArgs) -> bool {
+    render::use_color(
+        std::io::stdout().is_terminal(),
+        global.no_color,
+        std::env::var("NO_COLOR").ok().as_deref(),
+    )
+}
+
+fn connect_options(global: &GlobalArgs) -> ConnectOptions {
+    ConnectOptions {
+        kubeconfig: global.kubeconfig.clone(),
+        context: global.context.clone(),
+        cluster: global.cluster.clone(),
+        user: global.user.clone(),
+        namespace: global.namespace.clone(),
+        server: global.server.clone(),
+        token: global.token.clone(),
+        tls_server_name: global.tls_server_name.clone(),
+        as_user: global.as_user.clone(),
+        as_groups: global.as_group.clone(),
+        as_uid: global.as_uid.clone(),
+        request_timeout: global.request_timeout,
+        insecure_skip_tls_verify: global.insecure_skip_tls_verify,
+    }
+}
+
+impl From<cli::DryRunMode> for DryRun {
+    fn from(mode: cli::DryRunMode) -> Self {
+        match mode {
+            cli::DryRunMode::None => DryRun::None,
+            cli::DryRunMode::Client => DryRun::Client,
+            cli::DryRunMode::Server => DryRun::Server,
+        }
+    }
+}
+
+impl From<cli::WaitCondition> for WaitFor {
+    fn from(condition: cli::WaitCondition) -> Self {
+        match condition {
+            cli::WaitCondition::Created => WaitFor::Created,
+            cli::WaitCondition::Ready => WaitFor::Ready,
+        }
+    }
+}
+
+impl From<cli::MutationOutput> for Format {
+    fn from(output: cli::MutationOutput) -> Self {
+        match output {
+            cli::MutationOutput::Json => Format::Json,
+            cli::MutationOutput::Yaml => Format::Yaml,
+            cli::MutationOutput::Name => Format::Name,
+        }
+    }
+}
+
+impl From<cli::OutputFormat> for Format {
+    fn from(output: cli::OutputFormat) -> Self {
+        match output {
+            cli::OutputFormat::Table => Format::Table,
+            cli::OutputFormat::Wide => Format::Wide,
+            cli::OutputFormat::Json => Format::Json,
+            cli::OutputFormat::Yaml => Format::Yaml,
+            cli::OutputFormat::Name => Format::Name,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn complete_args(args: &[&str]) -> Result<Invocation> {
+        complete(Cli::try_parse_from(std::iter::once("kubectl-jobset").chain(args.iter().copied())).unwrap())
+    }
+
+    #[test]
+    fn usage_errors_need_no_cluster() {
+        // Validation runs before any kubeconfig is read: these fail as usage errors.
+        for (args, want) in [
+            (&["restart"][..], "name the JobSets to restart"),
+            (&["restart", "a", "b", "--job", "w/0"][..], "name exactly one JobSet"),
+            (&["restart", "a", "--job", "w/0", "--wait"][..], "--job cannot be combined with --wait"),
+            (&["restart", "a", "--timeout", "0s"][..], "--timeout must be longer than 0s"),
+            (&["rollback", "a", "--to-revision", "0"][..], "revisions start at 1"),
+            (&["history", "a", "--diff", "1"][..], "use two revisions"),
+            (&["diff", "-n", "Bad_NS"][..], "invalid namespace"),
+            (&["list", "a", "-A"][..], "across all namespaces"),
+        ] {
+            match complete_args(args) {
+                Err(e @ Error::Usage(_)) => assert!(e.to_string().contains(want), "{args:?}: {e}"),
+                Err(e) => panic!("{args:?}: not a usage error: {e}"),
+                Ok(_) => panic!("{args:?}: accepted"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_namespace_is_filled_in_after_connecting() {
+        let Ok(Invocation::Command { plan, .. }) = complete_args(&["diff"]) else { panic!() };
+        let CommandPlan::Diff(plan) = *plan else { panic!() };
+        assert_eq!(plan.selection.in_default_namespace("team-a").namespace.as_deref(), Some("team-a"));
+        let Ok(Invocation::Command { plan, .. }) = complete_args(&["diff", "-n", "ml"]) else { panic!() };
+        let CommandPlan::Diff(plan) = *plan else { panic!() };
+        assert_eq!(plan.selection.in_default_namespace("team-a").namespace.as_deref(), Some("ml"));
+    }
+}
