@@ -290,7 +290,7 @@ async fn restart_one(
                             return Outcome::AlreadyRestarted { attempt: fresh.attempt() };
                         }
                         Ok(fresh) => jobset = fresh,
-                        Err(e) => return Outcome::Failed(Error::Unexpected(e.to_string())),
+                        Err(e) => return Outcome::Failed(Error::decode("", e)),
                     },
                     Err(e) => return Outcome::Failed(e),
                 }
