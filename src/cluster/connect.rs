@@ -9,6 +9,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use super::request_log::{RequestLog, RequestLogLayer};
+use super::retry::{RetryLayer, RetryPolicy};
 use crate::error::{BoxError, Error, ErrorContext, Result};
 
 /// Connection settings, as plain values (built from the CLI's global flags).
@@ -101,12 +102,17 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
         identity: opts.as_user.as_ref().map(|u| format!("user {u:?}")),
         request_timeout: opts.request_timeout,
     };
+    // Our retry layer replaces kube's, which would also retry writes.
+    config.default_retry = false;
     let builder = kube::client::ClientBuilder::try_from(config).map_err(|e| Error::Kubeconfig {
         source_name: "the kubeconfig".into(),
         reason: crate::error::error_chain(&e),
         source: Some(Box::new(e)),
     })?;
-    let client = builder.with_layer(&RequestLogLayer::new(log.clone())).build();
+    // Outermost first: retries, then the request log (so each try is logged and
+    // counted), then kube's own stack with auth.
+    let retry = RetryLayer::new(RetryPolicy::within(opts.request_timeout), log.clone());
+    let client = builder.with_layer(&RequestLogLayer::new(log.clone())).with_layer(&retry).build();
     Ok(Cluster { client, namespace, errors, log })
 }
 
