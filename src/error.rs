@@ -7,6 +7,7 @@
 
 use std::error::Error as StdError;
 use std::fmt;
+use std::io;
 use std::time::Duration;
 
 /// Result alias used across the library.
@@ -68,6 +69,23 @@ impl fmt::Display for Op {
     }
 }
 
+/// A cause kept as the `#[source]` of an [`Error`].
+pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
+
+/// What to do when a JobSet name is not found; written once, here.
+pub const JOBSET_NOT_FOUND_HINT: &str =
+    "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets";
+
+/// The hint after a "not found" message: only JobSets have one.
+fn not_found_hint(resource: &str) -> &'static str {
+    if resource == JOBSET_RESOURCE { JOBSET_NOT_FOUND_HINT } else { "" }
+}
+
+/// `what: ` before a cause, or nothing.
+fn prefix(what: &str) -> String {
+    if what.is_empty() { String::new() } else { format!("{what}: ") }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Flags or arguments that do not make sense together.
@@ -83,11 +101,17 @@ pub enum Error {
 
     /// The kubeconfig could not be read or does not hold what was asked for.
     #[error("cannot use kubeconfig {source_name}: {reason}")]
-    Kubeconfig { source_name: String, reason: String },
+    Kubeconfig {
+        source_name: String,
+        reason: String,
+        /// None when the cause could quote the file (which may hold credentials).
+        #[source]
+        source: Option<BoxError>,
+    },
 
     /// A JobSet (or other object) that does not exist.
-    #[error("{resource} {name:?} not found in namespace {namespace:?}{hint}")]
-    NotFound { resource: &'static str, name: String, namespace: String, hint: String },
+    #[error("{resource} {name:?} not found in namespace {namespace:?}{}", not_found_hint(resource))]
+    NotFound { resource: &'static str, name: String, namespace: String },
 
     /// The cluster does not serve jobset.x-k8s.io/v1alpha2.
     #[error(
@@ -97,25 +121,94 @@ pub enum Error {
     )]
     JobSetApiMissing { server: String },
 
-    /// TCP connection failed.
+    /// No connection could be made (refused, no route, name does not resolve).
     #[error(
         "cannot reach the Kubernetes API server at {server}: {reason}; \
          check that the cluster is running and that --context/--kubeconfig point at it"
     )]
-    Unreachable { server: String, reason: String },
+    Unreachable {
+        server: String,
+        reason: String,
+        #[source]
+        source: Option<BoxError>,
+    },
 
-    /// TLS handshake or certificate verification failed.
+    /// The server's certificate, or the name in it, did not verify.
     #[error(
         "TLS connection to {server} failed: {reason}; check the cluster's certificate-authority \
          and server name in the kubeconfig (--insecure-skip-tls-verify skips the check, unsafely)"
     )]
-    Tls { server: String, reason: String },
+    Tls {
+        server: String,
+        reason: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+
+    /// The TLS handshake failed for a reason other than certificate verification.
+    #[error(
+        "TLS handshake with {server} failed: {reason}; check that the URL's host and port are \
+         the API server's and that nothing between you and it interferes with TLS"
+    )]
+    TlsHandshake {
+        server: String,
+        reason: String,
+        #[source]
+        source: Option<BoxError>,
+    },
+
+    /// The client's TLS settings (CA, client certificate or key) could not be used.
+    #[error(
+        "cannot set up TLS for {server}: {reason}; check the certificate-authority, \
+         client-certificate and client-key data in the kubeconfig"
+    )]
+    TlsSetup {
+        server: String,
+        reason: String,
+        #[source]
+        source: Option<BoxError>,
+    },
 
     /// A single request took longer than --request-timeout (or the default).
     #[error(
         "{op}: the request timed out{after}; the API server at {server} is slow or unreachable (raise --request-timeout)"
     )]
-    Timeout { op: Box<Op>, server: String, after: TimeoutText },
+    Timeout {
+        op: Box<Op>,
+        server: String,
+        after: TimeoutText,
+        #[source]
+        source: Option<BoxError>,
+    },
+
+    /// The connection was reset, or closed before the whole answer arrived.
+    #[error(
+        "{op}: the connection to the API server at {server} was closed before the answer was \
+         complete ({reason}); this is usually a network or load-balancer fault, or an API server \
+         restarting; retry"
+    )]
+    ConnectionLost {
+        op: Box<Op>,
+        server: String,
+        reason: &'static str,
+        #[source]
+        source: Option<BoxError>,
+    },
+
+    /// 429: API Priority and Fairness turned the request away.
+    #[error(
+        "{op}: the API server at {server} is throttling requests (429 Too Many Requests, \
+         API Priority and Fairness); retry later"
+    )]
+    Throttled { op: Box<Op>, server: String },
+
+    /// 500, 502, 503, 504: the API server (or a proxy in front of it) failed.
+    #[error(
+        "{op}: the API server at {server} {} ({code} {reason}){}; retry later, and ask a cluster \
+         admin to check the API server if it persists",
+        server_failure_text(*code), prefix_colon(message)
+    )]
+    ServerFailure { op: Box<Op>, server: String, code: u16, reason: String, message: String },
 
     /// 401: the credentials were rejected.
     #[error(
@@ -141,9 +234,14 @@ pub enum Error {
     #[error("{op}: {message} ({code} {reason})")]
     Api { op: Box<Op>, code: u16, reason: String, message: String },
 
-    /// Any other transport failure.
+    /// Any other transport failure (or a request that could not be built).
     #[error("{op}: {reason}")]
-    Transport { op: Box<Op>, reason: String },
+    Transport {
+        op: Box<Op>,
+        reason: String,
+        #[source]
+        source: Option<BoxError>,
+    },
 
     /// A revision that is not recorded.
     #[error("{0}")]
@@ -165,13 +263,47 @@ pub enum Error {
     #[error("aborted: nothing was changed")]
     Aborted,
 
-    /// The API server sent something we cannot read, or a request could not be encoded.
+    /// The API server sent something we cannot read (no underlying error to keep).
     #[error("unexpected data: {0}")]
     Unexpected(String),
 
-    /// Output could not be written or encoded.
+    /// Data that could not be decoded or encoded; `what` names it, if anything.
+    #[error("unexpected data: {}{source}", prefix(what))]
+    Decode {
+        what: &'static str,
+        #[source]
+        source: BoxError,
+    },
+
+    /// Output could not be written: the I/O error, kept whole (see [`Error::is_broken_pipe`]).
+    #[error("cannot write output: {0}")]
+    Io(#[source] std::io::Error),
+
+    /// Output could not be encoded as JSON or YAML.
+    #[error("cannot write output: {0}")]
+    Encode(#[source] BoxError),
+
+    /// Output failed for a reason with no underlying error (e.g. an external program's exit).
     #[error("cannot write output: {0}")]
     Output(String),
+}
+
+/// The middle of a 5xx message.
+fn server_failure_text(code: u16) -> &'static str {
+    match code {
+        500 => "had an internal error",
+        _ => "is unavailable",
+    }
+}
+
+/// `: message` (first line, at most 200 characters), or nothing for an empty message.
+fn prefix_colon(message: &str) -> String {
+    let line = message.lines().next().unwrap_or("").trim();
+    if line.is_empty() {
+        return String::new();
+    }
+    let short: String = line.chars().take(200).collect();
+    if short.len() < line.len() { format!(": {short}…") } else { format!(": {short}") }
 }
 
 /// Renders the `after …` part of a timeout message.
@@ -196,15 +328,27 @@ impl Error {
         }
     }
 
-    /// True when the failure is a broken stdout pipe (`| head`), which is not an error.
+    /// True when the failure is a broken stdout pipe (`| head`), which is not an error:
+    /// an `io::Error` of kind `BrokenPipe` anywhere in the source chain.
     pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, Error::Output(m) if m.contains("Broken pipe"))
+        chain(self)
+            .any(|e| e.downcast_ref::<io::Error>().is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe))
+    }
+
+    /// Data that could not be decoded, keeping the decoder's error as the source.
+    pub fn decode(what: &'static str, source: impl Into<BoxError>) -> Self {
+        Error::Decode { what, source: source.into() }
+    }
+
+    /// A JSON encoding failure while writing output; I/O failures stay I/O errors.
+    pub fn json_output(err: serde_json::Error) -> Self {
+        if err.is_io() { Error::Io(err.into()) } else { Error::Encode(Box::new(err)) }
     }
 }
 
-impl From<std::io::Error> for Error {
-    fn from(err: std::io::Error) -> Self {
-        Error::Output(err.to_string())
+impl From<io::Error> for Error {
+    fn from(err: io::Error) -> Self {
+        Error::Io(err)
     }
 }
 
@@ -218,11 +362,28 @@ pub struct ErrorContext {
 }
 
 impl ErrorContext {
-    /// Classifies a failed request.
+    /// Classifies a failed request: kube's variants first, then the transport cause read
+    /// from the types in the error's source chain.
     pub fn classify(&self, op: Op, err: kube::Error) -> Error {
         match err {
             kube::Error::Api(status) => self.classify_status(op, *status),
-            other => self.classify_transport(op, &other),
+            kube::Error::SerdeError(e) if e.is_eof() => Error::ConnectionLost {
+                op: Box::new(op),
+                server: self.server.clone(),
+                reason: "the answer ended mid-document",
+                source: Some(Box::new(e)),
+            },
+            kube::Error::RustlsTls(e) => Error::TlsSetup {
+                server: self.server.clone(),
+                reason: error_chain(&e),
+                source: Some(Box::new(e)),
+            },
+            kube::Error::BuildRequest(e) => Error::Transport {
+                op: Box::new(op),
+                reason: format!("cannot build the request: {e}"),
+                source: Some(Box::new(e)),
+            },
+            other => self.classify_transport(op, other),
         }
     }
 
@@ -230,22 +391,17 @@ impl ErrorContext {
         let code = status.code;
         let message = status.message.clone();
         let detail_name = status.details.as_ref().map(|d| d.name.clone()).unwrap_or_default();
+        let server = self.server.clone();
         match code {
             404 if op.resource == JOBSET_RESOURCE && (op.name.is_none() || detail_name.is_empty()) => {
-                Error::JobSetApiMissing { server: self.server.clone() }
+                Error::JobSetApiMissing { server }
             }
             404 => Error::NotFound {
                 resource: op.resource,
                 name: op.name.clone().unwrap_or(detail_name),
                 namespace: op.namespace.clone().unwrap_or_default(),
-                hint: if op.resource == JOBSET_RESOURCE {
-                    "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets"
-                        .to_owned()
-                } else {
-                    String::new()
-                },
             },
-            401 => Error::Unauthorized { server: self.server.clone() },
+            401 => Error::Unauthorized { server },
             403 => Error::Forbidden {
                 who: forbidden_subject(&message)
                     .or_else(|| self.identity.clone())
@@ -256,52 +412,169 @@ impl ErrorContext {
                 detail: String::new(),
             },
             409 => Error::Conflict { op: Box::new(op), message },
-            504 | 408 => Error::Timeout {
+            408 => Error::Timeout {
                 op: Box::new(op),
-                server: self.server.clone(),
+                server,
                 after: TimeoutText(self.request_timeout),
+                source: None,
+            },
+            429 => Error::Throttled { op: Box::new(op), server },
+            500 | 502 | 503 | 504 => Error::ServerFailure {
+                op: Box::new(op),
+                server,
+                code,
+                reason: status.reason.clone(),
+                message,
             },
             _ => Error::Api { op: Box::new(op), code, reason: status.reason.clone(), message },
         }
     }
 
-    fn classify_transport(&self, op: Op, err: &kube::Error) -> Error {
-        let chain = error_chain(err);
-        let lower = chain.to_lowercase();
-        let io_kind = find_io_kind(err);
-        if matches!(io_kind, Some(std::io::ErrorKind::TimedOut))
-            || lower.contains("timed out")
-            || lower.contains("deadline")
-        {
-            return Error::Timeout {
-                op: Box::new(op),
-                server: self.server.clone(),
+    fn classify_transport(&self, op: Op, err: kube::Error) -> Error {
+        let server = self.server.clone();
+        let op = Box::new(op);
+        match diagnose(&err) {
+            Cause::Certificate(reason) => Error::Tls { server, reason, source: Some(Box::new(err)) },
+            Cause::Handshake(reason) => Error::TlsHandshake { server, reason, source: Some(Box::new(err)) },
+            Cause::TimedOut => Error::Timeout {
+                op,
+                server,
                 after: TimeoutText(self.request_timeout),
-            };
-        }
-        if lower.contains("certificate") || lower.contains("tls") || lower.contains("handshake") {
-            return Error::Tls { server: self.server.clone(), reason: tls_reason(&chain) };
-        }
-        match io_kind {
-            Some(
-                kind @ (std::io::ErrorKind::ConnectionRefused
-                | std::io::ErrorKind::ConnectionReset
-                | std::io::ErrorKind::ConnectionAborted
-                | std::io::ErrorKind::NotConnected
-                | std::io::ErrorKind::AddrNotAvailable
-                | std::io::ErrorKind::HostUnreachable
-                | std::io::ErrorKind::NetworkUnreachable
-                | std::io::ErrorKind::UnexpectedEof),
-            ) => Error::Unreachable { server: self.server.clone(), reason: io_kind_text(kind) },
-            _ if lower.contains("dns error") || lower.contains("failed to lookup") => Error::Unreachable {
-                server: self.server.clone(),
-                reason: "the host name does not resolve".into(),
+                source: Some(Box::new(err)),
             },
-            _ if lower.contains("connection refused") || lower.contains("connect error") => {
-                Error::Unreachable { server: self.server.clone(), reason: "connection refused".into() }
+            Cause::Lost(reason) => Error::ConnectionLost { op, server, reason, source: Some(Box::new(err)) },
+            Cause::Unreachable(reason) => {
+                Error::Unreachable { server, reason: reason.to_owned(), source: Some(Box::new(err)) }
             }
-            _ => Error::Transport { op: Box::new(op), reason: chain },
+            Cause::ConnectFailed => Error::Unreachable {
+                server,
+                reason: connect_failure_text(&err).to_owned(),
+                source: Some(Box::new(err)),
+            },
+            Cause::Unknown => Error::Transport { op, reason: error_chain(&err), source: Some(Box::new(err)) },
         }
+    }
+}
+
+/// A connect error with no typed cause: hyper-util's DNS error type is private, so its
+/// text is the only sign that the host name did not resolve.
+fn connect_failure_text(err: &(dyn StdError + 'static)) -> &'static str {
+    if chain(err).any(|e| e.to_string().starts_with("dns error")) {
+        "the host name does not resolve"
+    } else {
+        "cannot connect"
+    }
+}
+
+/// The cause of a transport failure, read from the types in an error's source chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cause {
+    /// The server's certificate, or the name in it, did not verify.
+    Certificate(String),
+    /// The TLS handshake failed otherwise (alerts, protocol mismatch).
+    Handshake(String),
+    /// A connect, read or write timed out.
+    TimedOut,
+    /// The connection was reset, or closed before the whole answer arrived.
+    Lost(&'static str),
+    /// No connection could be made, for the given reason.
+    Unreachable(&'static str),
+    /// hyper-util says connecting failed, without a more precise cause.
+    ConnectFailed,
+    /// Nothing we recognise.
+    Unknown,
+}
+
+impl Cause {
+    /// When several links say something, the most specific wins.
+    fn rank(&self) -> u8 {
+        match self {
+            Cause::Unknown => 0,
+            Cause::ConnectFailed => 1,
+            Cause::Lost(_) => 2,
+            Cause::Unreachable(_) => 3,
+            Cause::TimedOut => 4,
+            Cause::Handshake(_) => 5,
+            Cause::Certificate(_) => 6,
+        }
+    }
+}
+
+/// Reads the transport cause from an error and everything below it.
+pub fn diagnose(err: &(dyn StdError + 'static)) -> Cause {
+    chain(err).map(link_cause).fold(Cause::Unknown, |best, c| if c.rank() > best.rank() { c } else { best })
+}
+
+/// What one link of a chain says by its type alone.
+fn link_cause(e: &(dyn StdError + 'static)) -> Cause {
+    if let Some(tls) = e.downcast_ref::<rustls::Error>() {
+        return tls_cause(tls);
+    }
+    if let Some(io) = e.downcast_ref::<io::Error>() {
+        return io_cause(io.kind());
+    }
+    if let Some(h) = e.downcast_ref::<hyper::Error>() {
+        return hyper_cause(h);
+    }
+    if let Some(c) = e.downcast_ref::<hyper_util::client::legacy::Error>()
+        && c.is_connect()
+    {
+        return Cause::ConnectFailed;
+    }
+    if let Some(json) = e.downcast_ref::<serde_json::Error>()
+        && json.is_eof()
+    {
+        return Cause::Lost("the answer ended mid-document");
+    }
+    Cause::Unknown
+}
+
+fn tls_cause(err: &rustls::Error) -> Cause {
+    match err {
+        rustls::Error::InvalidCertificate(_)
+        | rustls::Error::NoCertificatesPresented
+        | rustls::Error::UnsupportedNameType
+        | rustls::Error::InvalidCertRevocationList(_) => Cause::Certificate(err.to_string()),
+        other => Cause::Handshake(other.to_string()),
+    }
+}
+
+fn io_cause(kind: io::ErrorKind) -> Cause {
+    use io::ErrorKind as K;
+    match kind {
+        K::ConnectionRefused => Cause::Unreachable("connection refused"),
+        K::HostUnreachable | K::NetworkUnreachable => Cause::Unreachable("no route to the host"),
+        K::NotConnected | K::AddrNotAvailable => Cause::Unreachable("cannot connect"),
+        K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe => Cause::Lost("the connection was reset"),
+        K::UnexpectedEof => Cause::Lost("the server closed the connection mid-answer"),
+        K::TimedOut => Cause::TimedOut,
+        _ => Cause::Unknown,
+    }
+}
+
+fn hyper_cause(err: &hyper::Error) -> Cause {
+    if err.is_timeout() {
+        Cause::TimedOut
+    } else if err.is_incomplete_message() || err.is_body_write_aborted() {
+        Cause::Lost("the answer was cut short")
+    } else if err.is_closed() || err.is_canceled() {
+        Cause::Lost("the connection was closed")
+    } else {
+        Cause::Unknown
+    }
+}
+
+/// An error and its causes. An `io::Error` wrapping another error reports that error's
+/// source as its own, skipping the wrapped error itself, so we step into it explicitly.
+pub fn chain<'a>(err: &'a (dyn StdError + 'static)) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
+    // Chains are short; the bound only guards against a `source` that cycles.
+    std::iter::successors(Some(err), |&e| next_link(e)).take(32)
+}
+
+fn next_link<'a>(e: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
+    match e.downcast_ref::<io::Error>().and_then(io::Error::get_ref) {
+        Some(inner) => Some(inner),
+        None => e.source(),
     }
 }
 
@@ -312,46 +585,16 @@ fn forbidden_subject(message: &str) -> Option<String> {
     Some(format!("user {:?}", &message[start..end]))
 }
 
-fn io_kind_text(kind: std::io::ErrorKind) -> String {
-    match kind {
-        std::io::ErrorKind::ConnectionRefused => "connection refused".into(),
-        std::io::ErrorKind::ConnectionReset => "the connection was reset".into(),
-        std::io::ErrorKind::UnexpectedEof => "the server closed the connection".into(),
-        other => other.to_string(),
-    }
-}
-
-/// The most specific part of a TLS error chain.
-fn tls_reason(chain: &str) -> String {
-    if let Some(pos) = chain.find("invalid peer certificate") {
-        return chain[pos..].split(": ").take(2).collect::<Vec<_>>().join(": ");
-    }
-    chain.rsplit(": ").next().unwrap_or(chain).to_owned()
-}
-
 /// Every message in an error's source chain, joined by `: `, without repeats.
 pub fn error_chain(err: &(dyn StdError + 'static)) -> String {
     let mut parts: Vec<String> = Vec::new();
-    let mut current: Option<&(dyn StdError + 'static)> = Some(err);
-    while let Some(e) = current {
+    for e in chain(err) {
         let text = e.to_string();
         if !parts.iter().any(|p| p.contains(&text)) {
             parts.push(text);
         }
-        current = e.source();
     }
     parts.join(": ")
-}
-
-fn find_io_kind(err: &(dyn StdError + 'static)) -> Option<std::io::ErrorKind> {
-    let mut current: Option<&(dyn StdError + 'static)> = Some(err);
-    while let Some(e) = current {
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            return Some(io.kind());
-        }
-        current = e.source();
-    }
-    None
 }
 
 #[cfg(test)]
@@ -413,6 +656,128 @@ mod tests {
             ctx().classify(get_jobset(), status(401, "Unauthorized", "Unauthorized", None)).to_string();
         assert!(text.contains("401 Unauthorized"), "{text}");
         assert!(text.contains("log in again"), "{text}");
+    }
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("request failed")]
+    struct Outer(#[source] io::Error);
+
+    #[test]
+    fn io_kinds_below_another_error_name_the_cause() {
+        use io::ErrorKind as K;
+        let cases = [
+            (K::ConnectionRefused, Cause::Unreachable("connection refused")),
+            (K::ConnectionReset, Cause::Lost("the connection was reset")),
+            (K::ConnectionAborted, Cause::Lost("the connection was reset")),
+            (K::BrokenPipe, Cause::Lost("the connection was reset")),
+            (K::UnexpectedEof, Cause::Lost("the server closed the connection mid-answer")),
+            (K::TimedOut, Cause::TimedOut),
+            (K::PermissionDenied, Cause::Unknown),
+        ];
+        for (kind, cause) in cases {
+            assert_eq!(diagnose(&Outer(io::Error::from(kind))), cause, "{kind:?}");
+            let boxed = kube::Error::Service(Box::new(Outer(io::Error::new(kind, "x"))));
+            assert_eq!(diagnose(&boxed), cause, "{kind:?} under kube::Error::Service");
+        }
+    }
+
+    fn rustls_in_io(err: rustls::Error) -> Outer {
+        // tokio-rustls reports handshake failures this way.
+        Outer(io::Error::new(io::ErrorKind::InvalidData, err))
+    }
+
+    #[test]
+    fn certificate_failures_are_told_from_other_tls_failures() {
+        let unknown_ca = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        assert!(
+            matches!(diagnose(&rustls_in_io(unknown_ca)), Cause::Certificate(r) if r.contains("certificate"))
+        );
+        let name = rustls::Error::InvalidCertificate(rustls::CertificateError::NotValidForName);
+        assert!(matches!(diagnose(&rustls_in_io(name)), Cause::Certificate(_)));
+        let alert = rustls::Error::AlertReceived(rustls::AlertDescription::HandshakeFailure);
+        assert!(matches!(diagnose(&rustls_in_io(alert)), Cause::Handshake(_)));
+    }
+
+    #[test]
+    fn a_document_cut_short_is_a_lost_connection() {
+        let eof = serde_json::from_str::<serde_json::Value>(r#"{"items": [1, 2"#).unwrap_err();
+        let err = ctx().classify(Op::new("list", JOBSET_RESOURCE, Some("ml")), kube::Error::SerdeError(eof));
+        assert!(matches!(err, Error::ConnectionLost { .. }), "{err}");
+        let bad = serde_json::from_str::<serde_json::Value>("{]").unwrap_err();
+        let err = ctx().classify(Op::new("list", JOBSET_RESOURCE, Some("ml")), kube::Error::SerdeError(bad));
+        assert!(matches!(err, Error::Transport { .. }), "{err}");
+    }
+
+    fn transport(kind: io::ErrorKind) -> kube::Error {
+        kube::Error::Service(Box::new(Outer(io::Error::from(kind))))
+    }
+
+    #[test]
+    fn each_transport_cause_has_its_own_message_and_keeps_its_source() {
+        let cert = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        let cases = [
+            (kube::Error::Service(Box::new(rustls_in_io(cert))), "certificate-authority"),
+            (transport(io::ErrorKind::ConnectionRefused), "cannot reach the Kubernetes API server"),
+            (transport(io::ErrorKind::ConnectionReset), "closed before the answer was complete"),
+            (transport(io::ErrorKind::UnexpectedEof), "closed before the answer was complete"),
+            (transport(io::ErrorKind::TimedOut), "the request timed out"),
+        ];
+        for (err, words) in cases {
+            let err = ctx().classify(get_jobset(), err);
+            let text = err.to_string();
+            assert!(text.contains(words), "{text}");
+            assert_eq!(
+                text.contains("--insecure-skip-tls-verify"),
+                words == "certificate-authority",
+                "{text}"
+            );
+            assert!(StdError::source(&err).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn throttling_and_server_failures_have_their_own_messages() {
+        let cases = [
+            (
+                429,
+                "TooManyRequests",
+                "is throttling requests (429 Too Many Requests, API Priority and Fairness)",
+            ),
+            (500, "InternalError", "had an internal error (500 InternalError)"),
+            (503, "ServiceUnavailable", "is unavailable (503 ServiceUnavailable)"),
+            (504, "Timeout", "is unavailable (504 Timeout)"),
+        ];
+        for (code, reason, words) in cases {
+            let text = ctx().classify(get_jobset(), status(code, reason, "busy", None)).to_string();
+            assert!(text.contains(words), "{text}");
+            assert!(text.contains("retry later"), "{text}");
+            assert!(!text.contains("insecure"), "{text}");
+        }
+    }
+
+    #[test]
+    fn broken_pipes_are_recognised_by_kind() {
+        assert!(Error::from(io::Error::from(io::ErrorKind::BrokenPipe)).is_broken_pipe());
+        assert!(!Error::from(io::Error::other("Broken pipe")).is_broken_pipe());
+        struct Closed;
+        impl io::Write for Closed {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let err = serde_json::to_writer(Closed, &serde_json::json!({"a": 1})).unwrap_err();
+        assert!(Error::json_output(err).is_broken_pipe());
+    }
+
+    #[test]
+    fn the_not_found_hint_is_only_for_jobsets() {
+        let jobset = Error::NotFound { resource: JOBSET_RESOURCE, name: "a".into(), namespace: "ml".into() };
+        assert!(jobset.to_string().ends_with(JOBSET_NOT_FOUND_HINT), "{jobset}");
+        let job = Error::NotFound { resource: "jobs.batch", name: "a".into(), namespace: "ml".into() };
+        assert_eq!(job.to_string(), "jobs.batch \"a\" not found in namespace \"ml\"");
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl Cluster {
     pub async fn dry_run_create(&self, kind: Kind, namespace: &str, object: &Value) -> Result<Value> {
         let op = Op::new("create", kind.resource, Some(namespace));
         let params = PostParams { dry_run: true, field_manager: Some(FIELD_MANAGER.to_owned()) };
-        let body = serde_json::to_vec(object).map_err(|e| Error::Unexpected(e.to_string()))?;
+        let body = serde_json::to_vec(object).map_err(|e| Error::decode("", e))?;
         let http_request =
             Request::new(kind.url(Some(namespace))).create(&params, body).map_err(|e| build_error(&op, e))?;
         self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
@@ -130,7 +130,7 @@ impl Cluster {
         let mut op = Op::new("patch", kind.resource, Some(namespace)).named(name);
         op.subresource = subresource;
         let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops.to_vec()))
-            .map_err(|e| Error::Unexpected(format!("invalid patch: {e}")))?;
+            .map_err(|e| Error::decode("invalid patch", e))?;
         let params =
             PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
         let patch = Patch::Json::<()>(patch);
@@ -153,7 +153,7 @@ impl Cluster {
     ) -> Result<Value> {
         let op = Op::new("create", kind.resource, namespace);
         let params = PostParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()) };
-        let body = serde_json::to_vec(object).map_err(|e| Error::Unexpected(e.to_string()))?;
+        let body = serde_json::to_vec(object).map_err(|e| Error::decode("", e))?;
         let http_request =
             Request::new(kind.url(namespace)).create(&params, body).map_err(|e| build_error(&op, e))?;
         self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
@@ -219,7 +219,8 @@ pub const SELF_SUBJECT_REVIEWS: Kind = Kind {
 };
 
 fn build_error(op: &Op, err: kube::core::request::Error) -> Error {
-    Error::Transport { op: Box::new(op.clone()), reason: format!("cannot build the request: {err}") }
+    let reason = format!("cannot build the request: {err}");
+    Error::Transport { op: Box::new(op.clone()), reason, source: Some(Box::new(err)) }
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@ use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
 use super::request_log::{RequestLog, RequestLogLayer};
-use crate::error::{Error, ErrorContext, Result};
+use super::retry::{RetryLayer, RetryPolicy};
+use crate::error::{BoxError, Error, ErrorContext, Result};
 
 /// Connection settings, as plain values (built from the CLI's global flags).
 #[derive(Debug, Clone, Default)]
@@ -101,11 +102,17 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
         identity: opts.as_user.as_ref().map(|u| format!("user {u:?}")),
         request_timeout: opts.request_timeout,
     };
+    // Our retry layer replaces kube's, which would also retry writes.
+    config.default_retry = false;
     let builder = kube::client::ClientBuilder::try_from(config).map_err(|e| Error::Kubeconfig {
         source_name: "the kubeconfig".into(),
         reason: crate::error::error_chain(&e),
+        source: Some(Box::new(e)),
     })?;
-    let client = builder.with_layer(&RequestLogLayer::new(log.clone())).build();
+    // Outermost first: retries, then the request log (so each try is logged and
+    // counted), then kube's own stack with auth.
+    let retry = RetryLayer::new(RetryPolicy::within(opts.request_timeout), log.clone());
+    let client = builder.with_layer(&RequestLogLayer::new(log.clone())).with_layer(&retry).build();
     Ok(Cluster { client, namespace, errors, log })
 }
 
@@ -122,6 +129,7 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
                 return Err(Error::Kubeconfig {
                     source_name: name,
                     reason: "the file does not exist".into(),
+                    source: None,
                 });
             }
             (Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&name, e))?, name)
@@ -146,12 +154,14 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
         return Err(Error::Kubeconfig {
             source_name,
             reason: format!("context {context:?} not found (known contexts: {})", list_or_none(&known)),
+            source: None,
         });
     }
     if opts.context.is_none() && kubeconfig.current_context.is_none() && opts.cluster.is_none() {
         return Err(Error::Kubeconfig {
             source_name,
             reason: "no current-context is set; pass --context NAME".into(),
+            source: None,
         });
     }
     Config::from_custom_kubeconfig(kubeconfig, &selection)
@@ -185,5 +195,10 @@ fn kubeconfig_error(source_name: &str, err: KubeconfigError) -> Error {
         KubeconfigError::ParseCertificates(_) => "a certificate in it is not valid PEM".to_owned(),
         other => other.to_string(),
     };
-    Error::Kubeconfig { source_name: source_name.to_owned(), reason }
+    // A parse error may quote the file, which can hold credentials: it is not kept.
+    let source: Option<BoxError> = match err {
+        KubeconfigError::Parse(_) => None,
+        other => Some(Box::new(other)),
+    };
+    Error::Kubeconfig { source_name: source_name.to_owned(), reason, source }
 }

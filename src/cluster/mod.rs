@@ -3,6 +3,7 @@
 pub mod api;
 mod connect;
 pub mod request_log;
+pub mod retry;
 pub mod watch;
 
 pub use connect::{Cluster, ConnectOptions, connect};

@@ -60,7 +60,8 @@ impl RequestLog {
         }
     }
 
-    fn url(&self, path_and_query: &str) -> String {
+    /// The full URL of a request path, as the log shows it.
+    pub fn url(&self, path_and_query: &str) -> String {
         format!("{}{}", self.server.lock().unwrap_or_else(|e| e.into_inner()), path_and_query)
     }
 }

@@ -101,20 +101,20 @@ fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::
         | watcher::Error::WatchStartFailed(e)
         | watcher::Error::WatchFailed(e) => errors.classify(op, e),
         watcher::Error::WatchError(status) => errors.classify(op, kube::Error::Api(status)),
-        other => Error::Transport { op: Box::new(op), reason: other.to_string() },
+        other => {
+            Error::Transport { op: Box::new(op), reason: other.to_string(), source: Some(Box::new(other)) }
+        }
     }
 }
 
 fn to_value(object: DynamicObject) -> Result<serde_json::Value> {
-    serde_json::to_value(object).map_err(|e| Error::Unexpected(e.to_string()))
+    serde_json::to_value(object).map_err(|e| Error::decode("", e))
 }
 
 fn to_jobset(object: DynamicObject) -> Result<JobSet> {
-    JobSet::from_raw(to_value(object)?)
-        .map_err(|e| Error::Unexpected(format!("a JobSet from the API server: {e}")))
+    JobSet::from_raw(to_value(object)?).map_err(|e| Error::decode("a JobSet from the API server", e))
 }
 
 fn to_job(object: DynamicObject) -> Result<ChildJob> {
-    serde_json::from_value(to_value(object)?)
-        .map_err(|e| Error::Unexpected(format!("a Job from the API server: {e}")))
+    serde_json::from_value(to_value(object)?).map_err(|e| Error::decode("a Job from the API server", e))
 }

@@ -104,7 +104,7 @@ pub async fn restart_one(
 
 async fn reread(cluster: &Cluster, jobset: &JobSet) -> Result<JobSet> {
     let raw: Value = cluster.get(JOBSETS, jobset.namespace(), jobset.name()).await?;
-    JobSet::from_raw(raw).map_err(|e| Error::Unexpected(e.to_string()))
+    JobSet::from_raw(raw).map_err(|e| Error::decode("", e))
 }
 
 /// An Event on the JobSet saying who asked and why; failing to record it is only a warning.

@@ -113,9 +113,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     };
     let mut jobsets = raw_jobsets
         .into_iter()
-        .map(|raw| {
-            JobSet::from_raw(raw).map_err(|e| Error::Unexpected(format!("a JobSet from the API server: {e}")))
-        })
+        .map(|raw| JobSet::from_raw(raw).map_err(|e| Error::decode("a JobSet from the API server", e)))
         .collect::<Result<Vec<_>>>()?;
     let mut missing = Vec::new();
     if !selection.names.is_empty() {
@@ -169,13 +167,7 @@ pub fn write_nothing_found(err: &mut dyn Write, selection: &Selection) -> Result
 
 /// The error for names that were asked for and not found.
 pub fn not_found(names: &[String], namespace: &str) -> Error {
-    Error::NotFound {
-        resource: JOBSET_RESOURCE,
-        name: names.join("\", \""),
-        namespace: namespace.to_owned(),
-        hint: "; check the name, pass -n NAMESPACE, or run `kubectl jobset list -A` to see all JobSets"
-            .into(),
-    }
+    Error::NotFound { resource: JOBSET_RESOURCE, name: names.join("\", \""), namespace: namespace.to_owned() }
 }
 
 #[cfg(test)]

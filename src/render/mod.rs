@@ -23,14 +23,14 @@ pub enum Format {
 
 /// Writes pretty JSON followed by a newline.
 pub fn write_json<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value).map_err(|e| Error::Output(e.to_string()))?;
+    serde_json::to_writer_pretty(&mut *out, value).map_err(Error::json_output)?;
     writeln!(out)?;
     Ok(())
 }
 
 /// Writes YAML. This is the only place that touches the YAML crate for output.
 pub fn write_yaml<T: Serialize>(out: &mut dyn Write, value: &T) -> Result<()> {
-    let text = serde_saphyr::to_string(value).map_err(|e| Error::Output(e.to_string()))?;
+    let text = serde_saphyr::to_string(value).map_err(|e| Error::Encode(Box::new(e)))?;
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         writeln!(out)?;
