@@ -1,86 +1,61 @@
-//! Raw API access: URLs, pagination, and error classification in one place.
-//!
-//! Requests are built with `kube::core::Request` against explicit URLs, so the JSON
-//! we read is exactly the server's (no partial typed round trip) and the request log
-//! shows the real conversation.
+//! Typed access to the API server through kube's `Api`: JobSets as `Api<JobSet>` (the
+//! typed view keeps the raw object, so nothing the server sent is lost, and every write
+//! is a JSON patch), Jobs as the lean `Api<ChildJob>`, ControllerRevisions and reviews as
+//! k8s-openapi types. Lists are paged; every failure is classified once, with the
+//! request it came from (`Op`).
 
-use kube::api::{ListParams, Patch, PatchParams, PostParams};
-use kube::core::{ObjectList, Request};
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::api::authentication::v1::SelfSubjectReview;
+use k8s_openapi::api::core::v1::Namespace;
+use kube::Api;
+use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::discovery::ApiResource;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Cluster;
 use crate::error::{Error, JOBSET_RESOURCE, Op, Result};
-
-/// A resource type, by URL and by its RBAC name.
-#[derive(Debug, Clone, Copy)]
-pub struct Kind {
-    /// `""` for the core group.
-    pub group: &'static str,
-    pub version: &'static str,
-    pub plural: &'static str,
-    /// `plural.group`, as RBAC and kubectl name it.
-    pub resource: &'static str,
-}
-
-pub const JOBSETS: Kind =
-    Kind { group: "jobset.x-k8s.io", version: "v1alpha2", plural: "jobsets", resource: JOBSET_RESOURCE };
-pub const JOBS: Kind = Kind { group: "batch", version: "v1", plural: "jobs", resource: "jobs.batch" };
+use crate::model::jobset::{ChildJob, JobSet};
 
 /// Items per page for list requests (kubectl's default --chunk-size).
 pub const PAGE_SIZE: u32 = 500;
 
-impl Kind {
-    /// Collection URL, namespaced or across all namespaces.
-    pub fn url(&self, namespace: Option<&str>) -> String {
-        let base = if self.group.is_empty() {
-            format!("/api/{}", self.version)
-        } else {
-            format!("/apis/{}/{}", self.group, self.version)
-        };
-        match namespace {
-            Some(ns) => format!("{base}/namespaces/{ns}/{}", self.plural),
-            None => format!("{base}/{}", self.plural),
-        }
+/// Field manager for every write, so `managedFields` show who changed what.
+pub const FIELD_MANAGER: &str = "kubectl-jobset";
+
+/// RBAC names, as errors and kubectl name the resources.
+pub const JOBS_RESOURCE: &str = "jobs.batch";
+pub const REVISIONS_RESOURCE: &str = "controllerrevisions.apps";
+
+/// Which namespaces a list covers: one, or all (`-A`).
+fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
+where
+    K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
+{
+    match namespace {
+        Some(ns) => Api::namespaced(cluster.client.clone(), ns),
+        None => Api::all(cluster.client.clone()),
     }
 }
 
 impl Cluster {
-    /// Lists every object of a kind, following `continue` tokens page by page.
-    pub async fn list<T>(
+    /// Every object a list returns, following `continue` tokens page by page and passing
+    /// each item through `keep` as its page arrives (only one page is held in full).
+    async fn list_pages<K, U>(
         &self,
-        kind: Kind,
-        namespace: Option<&str>,
+        api: &Api<K>,
+        op: Op,
         label_selector: Option<&str>,
-    ) -> Result<Vec<T>>
-    where
-        T: DeserializeOwned + Clone,
-    {
-        self.list_map(kind, namespace, label_selector, |item| item).await
-    }
-
-    /// Like `list`, passing each item through `keep` as its page arrives, so that only
-    /// one page is ever held in full.
-    pub async fn list_map<T, U>(
-        &self,
-        kind: Kind,
-        namespace: Option<&str>,
-        label_selector: Option<&str>,
-        mut keep: impl FnMut(T) -> U,
+        mut keep: impl FnMut(K) -> U,
     ) -> Result<Vec<U>>
     where
-        T: DeserializeOwned + Clone,
+        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
     {
-        let op = Op::new("list", kind.resource, namespace);
-        let request = Request::new(kind.url(namespace));
-        let mut params =
-            ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
-                .limit(PAGE_SIZE);
+        let mut params = ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
+            .limit(PAGE_SIZE);
         let mut items = Vec::new();
         loop {
-            let http_request = request.list(&params).map_err(|e| build_error(&op, e))?;
-            let page: ObjectList<T> =
-                self.client.request(http_request).await.map_err(|e| self.errors.classify(op.clone(), e))?;
+            let page = api.list(&params).await.map_err(|e| self.errors.classify(op.clone(), e))?;
             items.extend(page.items.into_iter().map(&mut keep));
             match page.metadata.continue_.filter(|c| !c.is_empty()) {
                 Some(token) => params.continue_token = Some(token),
@@ -89,115 +64,111 @@ impl Cluster {
         }
     }
 
-    /// Gets one object by name.
-    pub async fn get<T: DeserializeOwned>(&self, kind: Kind, namespace: &str, name: &str) -> Result<T> {
-        let op = Op::new("get", kind.resource, Some(namespace)).named(name);
-        let http_request = Request::new(kind.url(Some(namespace)))
-            .get(name, &Default::default())
-            .map_err(|e| build_error(&op, e))?;
-        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    pub async fn list_jobsets(&self, namespace: Option<&str>, selector: Option<&str>) -> Result<Vec<JobSet>> {
+        let op = Op::new("list", JOBSET_RESOURCE, namespace);
+        self.list_pages(&api::<JobSet>(self, namespace), op, selector, |js| js).await
     }
-}
 
-/// Field manager for every write, so `managedFields` show who changed what.
-pub const FIELD_MANAGER: &str = "kubectl-jobset";
-
-impl Cluster {
-    /// Server-side dry-run create (`dryRun=All`): returns the object as the API server
-    /// would store it, after defaulting and admission, without storing anything.
-    pub async fn dry_run_create(&self, kind: Kind, namespace: &str, object: &Value) -> Result<Value> {
-        let op = Op::new("create", kind.resource, Some(namespace));
-        let params = PostParams { dry_run: true, field_manager: Some(FIELD_MANAGER.to_owned()) };
-        let body = serde_json::to_vec(object).map_err(|e| Error::decode("", e))?;
-        let http_request =
-            Request::new(kind.url(Some(namespace))).create(&params, body).map_err(|e| build_error(&op, e))?;
-        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+    pub async fn get_jobset(&self, namespace: &str, name: &str) -> Result<JobSet> {
+        let op = Op::new("get", JOBSET_RESOURCE, Some(namespace)).named(name);
+        api::<JobSet>(self, Some(namespace)).get(name).await.map_err(|e| self.errors.classify(op, e))
     }
-}
 
-impl Cluster {
-    /// JSON patch (`application/json-patch+json`) of an object or its subresource, with
-    /// our field manager; `dry_run` sends `dryRun=All` so admission runs but nothing is stored.
-    pub async fn json_patch(
+    /// JSON patch of a JobSet (or its status) with our field manager; `dry_run` sends
+    /// `dryRun=All`, so admission runs but nothing is stored. Returns the object as stored.
+    pub async fn patch_jobset(
         &self,
-        kind: Kind,
         namespace: &str,
         name: &str,
         subresource: Option<&'static str>,
-        ops: &[Value],
+        patch: &json_patch::Patch,
         dry_run: bool,
     ) -> Result<Value> {
-        let mut op = Op::new("patch", kind.resource, Some(namespace)).named(name);
+        let mut op = Op::new("patch", JOBSET_RESOURCE, Some(namespace)).named(name);
         op.subresource = subresource;
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops.to_vec()))
-            .map_err(|e| Error::decode("invalid patch", e))?;
-        let params =
-            PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
-        let patch = Patch::Json::<()>(patch);
-        let request = Request::new(kind.url(Some(namespace)));
-        let http_request = match subresource {
-            Some(sub) => request.patch_subresource(sub, name, &params, &patch),
-            None => request.patch(name, &params, &patch),
-        }
-        .map_err(|e| build_error(&op, e))?;
-        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+        let params = PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
+        let patch = Patch::Json::<()>(patch.clone());
+        let api = api::<JobSet>(self, Some(namespace));
+        let patched = match subresource {
+            Some(sub) => api.patch_subresource(sub, name, &params, &patch).await,
+            None => api.patch(name, &params, &patch).await,
+        };
+        patched.map(|js| js.object()).map_err(|e| self.errors.classify(op, e))
     }
 
-    /// Creates an object (POST); `dry_run` sends `dryRun=All`.
-    pub async fn create(
+    /// The Jobs a selector matches, each passed through `keep` as its page arrives.
+    pub async fn list_jobs<U>(
         &self,
-        kind: Kind,
         namespace: Option<&str>,
-        object: &Value,
-        dry_run: bool,
-    ) -> Result<Value> {
-        let op = Op::new("create", kind.resource, namespace);
-        let params = PostParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()) };
-        let body = serde_json::to_vec(object).map_err(|e| Error::decode("", e))?;
-        let http_request =
-            Request::new(kind.url(namespace)).create(&params, body).map_err(|e| build_error(&op, e))?;
-        self.client.request(http_request).await.map_err(|e| self.errors.classify(op, e))
+        selector: &str,
+        keep: impl FnMut(ChildJob) -> U,
+    ) -> Result<Vec<U>> {
+        let op = Op::new("list", JOBS_RESOURCE, namespace);
+        self.list_pages(&api::<ChildJob>(self, namespace), op, Some(selector), keep).await
+    }
+
+    /// Server-side dry-run create of a Job (`dryRun=All`): the Job as the API server would
+    /// store it, after defaulting and admission, without storing anything. The Job goes
+    /// untyped, so no field of a JobSet template is lost on the way.
+    pub async fn dry_run_create_job(&self, namespace: &str, job: &Value) -> Result<Value> {
+        let op = Op::new("create", JOBS_RESOURCE, Some(namespace));
+        let resource = ApiResource::erase::<k8s_openapi::api::batch::v1::Job>(&());
+        let api: Api<DynamicObject> = Api::namespaced_with(self.client.clone(), namespace, &resource);
+        let object: DynamicObject = serde_json::from_value(job.clone()).map_err(|e| Error::decode("a Job", e))?;
+        let params = PostParams { dry_run: true, field_manager: Some(FIELD_MANAGER.to_owned()) };
+        let created = api.create(&params, &object).await.map_err(|e| self.errors.classify(op, e))?;
+        serde_json::to_value(created).map_err(|e| Error::decode("a Job from the API server", e))
+    }
+
+    pub async fn list_revisions(&self, namespace: Option<&str>, selector: &str) -> Result<Vec<ControllerRevision>> {
+        let op = Op::new("list", REVISIONS_RESOURCE, namespace);
+        self.list_pages(&api::<ControllerRevision>(self, namespace), op, Some(selector), |r| r).await
+    }
+
+    pub async fn create_revision(&self, namespace: &str, revision: &ControllerRevision) -> Result<ControllerRevision> {
+        let op = Op::new("create", REVISIONS_RESOURCE, Some(namespace));
+        let params = PostParams { dry_run: false, field_manager: Some(FIELD_MANAGER.to_owned()) };
+        let api = api::<ControllerRevision>(self, Some(namespace));
+        api.create(&params, revision).await.map_err(|e| self.errors.classify(op, e))
+    }
+
+    pub async fn patch_revision(
+        &self,
+        namespace: &str,
+        name: &str,
+        patch: &json_patch::Patch,
+    ) -> Result<ControllerRevision> {
+        let op = Op::new("patch", REVISIONS_RESOURCE, Some(namespace)).named(name);
+        let params = PatchParams { field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
+        let api = api::<ControllerRevision>(self, Some(namespace));
+        api.patch(name, &params, &Patch::Json::<()>(patch.clone())).await.map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// Deletes a revision only if it is still at `resource_version`.
+    pub async fn delete_revision_if_unchanged(&self, namespace: &str, name: &str, resource_version: &str) -> Result<()> {
+        let op = Op::new("delete", REVISIONS_RESOURCE, Some(namespace)).named(name);
+        let params = DeleteParams {
+            preconditions: Some(Preconditions { resource_version: Some(resource_version.to_owned()), uid: None }),
+            ..Default::default()
+        };
+        let api = api::<ControllerRevision>(self, Some(namespace));
+        api.delete(name, &params).await.map(|_| ()).map_err(|e| self.errors.classify(op, e))
     }
 
     /// Who the API server says we are (SelfSubjectReview); `None` if it will not say.
     pub async fn whoami(&self) -> Option<String> {
-        let review =
-            serde_json::json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"});
-        let answer = self.create(SELF_SUBJECT_REVIEWS, None, &review, false).await.ok()?;
-        answer["status"]["userInfo"]["username"].as_str().map(str::to_owned)
+        let api: Api<SelfSubjectReview> = Api::all(self.client.clone());
+        let review = api.create(&PostParams::default(), &SelfSubjectReview::default()).await.ok()?;
+        review.status?.user_info?.username
+    }
+
+    /// Namespace names (for completion).
+    pub async fn namespace_names(&self) -> Result<Vec<String>> {
+        let op = Op::new("list", "namespaces", None);
+        let api: Api<Namespace> = Api::all(self.client.clone());
+        self.list_pages(&api, op, None, |ns| ns.metadata.name.unwrap_or_default()).await
     }
 }
-
-impl Cluster {
-    /// Deletes an object only if it is still at `resource_version`.
-    pub async fn delete_if_unchanged(
-        &self,
-        kind: Kind,
-        namespace: &str,
-        name: &str,
-        resource_version: &str,
-    ) -> Result<()> {
-        let op = Op::new("delete", kind.resource, Some(namespace)).named(name);
-        let params = kube::api::DeleteParams {
-            preconditions: Some(kube::api::Preconditions {
-                resource_version: Some(resource_version.to_owned()),
-                uid: None,
-            }),
-            ..Default::default()
-        };
-        let http_request =
-            Request::new(kind.url(Some(namespace))).delete(name, &params).map_err(|e| build_error(&op, e))?;
-        self.client.request::<Value>(http_request).await.map_err(|e| self.errors.classify(op, e))?;
-        Ok(())
-    }
-}
-
-pub const CONTROLLER_REVISIONS: Kind = Kind {
-    group: "apps",
-    version: "v1",
-    plural: "controllerrevisions",
-    resource: "controllerrevisions.apps",
-};
 
 /// True when a write failed only because its precondition (a JSON patch `test` op or a
 /// resourceVersion) no longer held: someone else changed the object first.
@@ -207,29 +178,5 @@ pub fn is_precondition_failure(err: &Error) -> bool {
         // A failed `test` op: 422 with the API server's generic message.
         Error::Api { code: 422, message, .. } => message.contains("error in our request"),
         _ => false,
-    }
-}
-
-pub const EVENTS: Kind = Kind { group: "", version: "v1", plural: "events", resource: "events" };
-pub const SELF_SUBJECT_REVIEWS: Kind = Kind {
-    group: "authentication.k8s.io",
-    version: "v1",
-    plural: "selfsubjectreviews",
-    resource: "selfsubjectreviews.authentication.k8s.io",
-};
-
-fn build_error(op: &Op, err: kube::core::request::Error) -> Error {
-    let reason = format!("cannot build the request: {err}");
-    Error::Transport { op: Box::new(op.clone()), reason, source: Some(Box::new(err)) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls() {
-        assert_eq!(JOBSETS.url(Some("ml")), "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets");
-        assert_eq!(JOBS.url(None), "/apis/batch/v1/jobs");
     }
 }

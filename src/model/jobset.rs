@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub const API_GROUP: &str = "jobset.x-k8s.io";
+pub const VERSION: &str = "v1alpha2";
 pub const API_VERSION: &str = "jobset.x-k8s.io/v1alpha2";
 pub const KIND: &str = "JobSet";
 /// How kubectl names the resource in `-o name` and in messages.
@@ -26,6 +27,9 @@ pub mod labels {
     pub const RESTART_ATTEMPT: &str = "jobset.sigs.k8s.io/restart-attempt";
 }
 
+/// A JobSet: the typed view the code reads, next to the raw object the server sent.
+/// It is the `jobset.x-k8s.io/v1alpha2` resource for `Api<JobSet>`; writes are JSON
+/// patches, so fields this plugin does not model are never dropped.
 #[derive(Debug, Clone)]
 pub struct JobSet {
     pub metadata: ObjectMeta,
@@ -95,6 +99,37 @@ struct JobSetView {
     spec: JobSetSpec,
     #[serde(default)]
     status: Option<JobSetStatus>,
+}
+
+impl<'de> Deserialize<'de> for JobSet {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        JobSet::from_raw(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl serde::Serialize for JobSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.object().serialize(serializer)
+    }
+}
+
+impl k8s_openapi::Resource for JobSet {
+    const API_VERSION: &'static str = API_VERSION;
+    const GROUP: &'static str = API_GROUP;
+    const KIND: &'static str = KIND;
+    const VERSION: &'static str = VERSION;
+    const URL_PATH_SEGMENT: &'static str = "jobsets";
+    type Scope = k8s_openapi::NamespaceResourceScope;
+}
+
+impl k8s_openapi::Metadata for JobSet {
+    type Ty = ObjectMeta;
+    fn metadata(&self) -> &ObjectMeta {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut ObjectMeta {
+        &mut self.metadata
+    }
 }
 
 impl JobSet {
@@ -175,14 +210,15 @@ impl JobSet {
     }
 }
 
-/// A child Job, reduced as it is parsed to what commands use: its metadata, its
-/// template in the diff engine's normal form (shared between Jobs with equal ones, see
-/// `Interner`), its scale and its status. Large fleets' Jobs thus cost little memory.
+/// A child Job, reduced as it is parsed to what commands use (no `managedFields`, often
+/// the largest part of a Job): its metadata, its template, its scale and its status.
+/// This is the `batch/v1` Job resource as kubectl-jobset reads it, through `Api<ChildJob>`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(from = "RawJob")]
 pub struct ChildJob {
-    pub metadata: JobMeta,
-    /// `crate::diff::normalize` of the Job: what its template is, for comparison.
+    pub metadata: ObjectMeta,
+    /// `{metadata: {labels, annotations}, spec}` of the Job as served; in a loaded fleet,
+    /// the diff engine's normal form, shared between Jobs with equal ones.
     pub template: Arc<Value>,
     pub parallelism: Option<i64>,
     pub completions: Option<i64>,
@@ -192,7 +228,7 @@ pub struct ChildJob {
 #[derive(Deserialize)]
 struct RawJob {
     #[serde(default)]
-    metadata: JobMeta,
+    metadata: LeanMeta,
     #[serde(default)]
     spec: Value,
     #[serde(default)]
@@ -201,62 +237,67 @@ struct RawJob {
 
 impl From<RawJob> for ChildJob {
     fn from(raw: RawJob) -> Self {
-        let job = serde_json::json!({
-            "metadata": {"labels": raw.metadata.labels, "annotations": raw.metadata.annotations},
+        let metadata = ObjectMeta::from(raw.metadata);
+        let scale = |key: &str| raw.spec.get(key).and_then(Value::as_i64);
+        let (parallelism, completions) = (scale("parallelism"), scale("completions"));
+        let template = serde_json::json!({
+            "metadata": {"labels": metadata.labels, "annotations": metadata.annotations},
             "spec": raw.spec,
         });
-        let normalized = crate::diff::normalize::normalize(&job);
-        ChildJob {
-            metadata: raw.metadata,
-            template: Arc::new(normalized.template),
-            parallelism: normalized.parallelism,
-            completions: normalized.completions,
-            status: raw.status,
+        ChildJob { metadata, template: Arc::new(template), parallelism, completions, status: raw.status }
+    }
+}
+
+impl k8s_openapi::Resource for ChildJob {
+    const API_VERSION: &'static str = "batch/v1";
+    const GROUP: &'static str = "batch";
+    const KIND: &'static str = "Job";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "jobs";
+    type Scope = k8s_openapi::NamespaceResourceScope;
+}
+
+impl k8s_openapi::Metadata for ChildJob {
+    type Ty = ObjectMeta;
+    fn metadata(&self) -> &ObjectMeta {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut ObjectMeta {
+        &mut self.metadata
+    }
+}
+
+/// The parts of a Job's metadata kubectl-jobset reads; everything else is skipped while
+/// parsing, which keeps memory proportional to what is used on large fleets.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LeanMeta {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    namespace: Option<String>,
+    #[serde(default)]
+    labels: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default)]
+    annotations: Option<std::collections::BTreeMap<String, String>>,
+    #[serde(default)]
+    owner_references: Option<Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference>>,
+    #[serde(default)]
+    deletion_timestamp: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+}
+
+impl From<LeanMeta> for ObjectMeta {
+    fn from(lean: LeanMeta) -> Self {
+        ObjectMeta {
+            name: lean.name,
+            namespace: lean.namespace,
+            labels: lean.labels,
+            annotations: lean.annotations,
+            owner_references: lean.owner_references,
+            deletion_timestamp: lean.deletion_timestamp,
+            ..Default::default()
         }
     }
-}
-
-/// Shares equal normalised templates between Jobs (most Jobs of a fleet have one of a
-/// few), so memory grows with distinct templates rather than with Jobs.
-#[derive(Default)]
-pub struct Interner {
-    templates: std::collections::HashMap<String, Arc<Value>>,
-}
-
-impl Interner {
-    pub fn intern(&mut self, mut job: ChildJob) -> ChildJob {
-        let key = job.template.to_string();
-        job.template = self.templates.entry(key).or_insert_with(|| job.template.clone()).clone();
-        job
-    }
-}
-
-/// The parts of a Job's metadata kubectl-jobset reads. Everything else (notably
-/// `managedFields`, often the largest part of a Job) is skipped while parsing, which
-/// keeps memory proportional to what is used on large fleets.
-#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JobMeta {
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub labels: Option<std::collections::BTreeMap<String, String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub annotations: Option<std::collections::BTreeMap<String, String>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner_references: Option<Vec<OwnerReference>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deletion_timestamp: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, serde::Serialize)]
-pub struct OwnerReference {
-    #[serde(default)]
-    pub kind: String,
-    #[serde(default)]
-    pub uid: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub controller: Option<bool>,
 }
 
 /// Where a Job stands, as the JobSet controller sorts them.
