@@ -209,3 +209,20 @@ fn hash_ignores_key_order() {
     assert!(same_templates(&a, &b));
     assert_eq!(hash(&a).len(), 10);
 }
+
+#[test]
+fn revision_names_are_pinned() {
+    // Computed by the hand-written FNV-1a before the `fnv` crate replaced it: names of
+    // recorded revisions must never change.
+    let templates = vec![
+        (
+            "w".to_string(),
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}}),
+        ),
+        ("driver".to_string(), json!({"spec": {"parallelism": 1}})),
+    ];
+    assert_eq!(hash(&templates), "64247a2004");
+    let js = jobset("app:v1", 0);
+    let Write::Create(object) = &plan_writes(&observe(&js, Running::Spec), &[])[0] else { panic!() };
+    assert_eq!(object["metadata"]["name"], "js-41c3fe736a");
+}
