@@ -7,6 +7,7 @@
 //! JobSet controller. The change cause uses the standard `kubernetes.io/change-cause`.
 
 use std::collections::BTreeSet;
+use std::hash::Hasher;
 
 use serde_json::{Map, Value, json};
 
@@ -70,12 +71,10 @@ pub fn canonical(value: &Value) -> String {
 
 /// 10 hex digits of FNV-1a (64-bit) over the canonical data: stable across versions.
 pub fn hash(templates: &Templates) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for byte in canonical(&data(templates)).bytes() {
-        h ^= u64::from(byte);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    format!("{h:016x}")[..10].to_owned()
+    // `write` over the raw bytes (not `Hash::hash`, which would append a terminator).
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(canonical(&data(templates)).as_bytes());
+    format!("{:016x}", hasher.finish())[..10].to_owned()
 }
 
 fn data(templates: &Templates) -> Value {
