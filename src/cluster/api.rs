@@ -124,16 +124,14 @@ impl Cluster {
         namespace: &str,
         name: &str,
         subresource: Option<&'static str>,
-        ops: &[Value],
+        patch: &json_patch::Patch,
         dry_run: bool,
     ) -> Result<Value> {
         let mut op = Op::new("patch", kind.resource, Some(namespace)).named(name);
         op.subresource = subresource;
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops.to_vec()))
-            .map_err(|e| Error::Unexpected(format!("invalid patch: {e}")))?;
         let params =
             PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
-        let patch = Patch::Json::<()>(patch);
+        let patch = Patch::Json::<()>(patch.clone());
         let request = Request::new(kind.url(Some(namespace)));
         let http_request = match subresource {
             Some(sub) => request.patch_subresource(sub, name, &params, &patch),

@@ -9,9 +9,11 @@
 use std::collections::BTreeSet;
 use std::hash::Hasher;
 
+use json_patch::Patch;
 use serde_json::{Map, Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
+use crate::model::patch::{add, pointer, replace, test, test_resource_version};
 
 pub const PREFIX: &str = "kubectl-jobset.io/";
 /// Label: the JobSet's name (revisions are listed by it).
@@ -221,7 +223,7 @@ pub enum Write {
     /// JSON patch of a revision.
     Patch {
         name: String,
-        ops: Vec<Value>,
+        ops: Patch,
     },
     /// Delete, guarded by resourceVersion.
     Delete {
@@ -286,7 +288,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
             if let Some(r) = revisions.iter().find(|r| &r.name == name) {
                 running_name = Some(r.name.clone());
                 if let Some(op) = add_attempt(r, attempt) {
-                    writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                    writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
                 }
             }
         }
@@ -295,7 +297,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
                 Some(r) => {
                     running_name = Some(r.name.clone());
                     if let Some(op) = add_attempt(r, attempt) {
-                        writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                        writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
                     }
                 }
                 None if !same_templates(templates, &spec) => {
@@ -326,18 +328,18 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
             let mut ops = Vec::new();
             if r.number < max {
                 max += 1;
-                ops.push(json!({"op": "test", "path": "/revision", "value": r.number}));
-                ops.push(json!({"op": "replace", "path": "/revision", "value": max}));
+                ops.push(test(pointer(&["revision"]), r.number));
+                ops.push(replace(pointer(&["revision"]), max));
             }
             if spec_runs && let Some(attempt_ops) = add_attempt(r, attempt) {
                 ops.extend(attempt_ops);
             }
             if let Some(cause) = observed.change_cause.as_ref().and_then(|c| c.over(r.change_cause.as_ref()))
             {
-                ops.push(json!({"op": "add", "path": annotation_path(CHANGE_CAUSE), "value": cause}));
+                ops.push(add(annotation_path(CHANGE_CAUSE), cause));
             }
             if !ops.is_empty() {
-                writes.push(Write::Patch { name: r.name.clone(), ops });
+                writes.push(Write::Patch { name: r.name.clone(), ops: Patch(ops) });
             }
             r.name.clone()
         }
@@ -376,7 +378,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
 }
 
 /// JSON patch ops adding `attempt` to a revision's attempts, or None if recorded.
-fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<Value>> {
+fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<json_patch::PatchOperation>> {
     if revision.attempts.contains(&attempt) {
         return None;
     }
@@ -384,20 +386,17 @@ fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<Value>> {
     attempts.insert(attempt);
     let path = annotation_path(ATTEMPTS_ANNOTATION);
     Some(match &revision.raw_attempts {
-        Some(old) => vec![
-            json!({"op": "test", "path": path, "value": old}),
-            json!({"op": "replace", "path": path, "value": format_attempts(&attempts)}),
-        ],
+        Some(old) => vec![test(path.clone(), old.as_str()), replace(path, format_attempts(&attempts))],
         None => vec![
-            json!({"op": "test", "path": "/metadata/resourceVersion", "value": revision.resource_version}),
-            json!({"op": "add", "path": path, "value": format_attempts(&attempts)}),
+            test_resource_version(revision.resource_version.as_str()),
+            add(path, format_attempts(&attempts)),
         ],
     })
 }
 
-/// `/metadata/annotations/<key>` with JSON pointer escaping (`/` → `~1`).
-fn annotation_path(key: &str) -> String {
-    format!("/metadata/annotations/{}", key.replace('~', "~0").replace('/', "~1"))
+/// `/metadata/annotations/<key>`, escaped by `jsonptr` (`/` → `~1`).
+fn annotation_path(key: &str) -> json_patch::jsonptr::PointerBuf {
+    pointer(&["metadata", "annotations", key])
 }
 
 /// A new ControllerRevision object for `templates`.

@@ -1,4 +1,5 @@
 use super::*;
+use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 
 fn jobset(image: &str, restarts: i32) -> JobSet {
     JobSet::from_raw(json!({
@@ -37,9 +38,14 @@ fn apply(store: &mut Vec<Revision>, writes: &[Write]) {
             }
             Write::Patch { name, ops } => {
                 let r = store.iter_mut().find(|r| &r.name == name).unwrap();
-                for op in ops.iter().filter(|o| o["op"] != "test") {
-                    let value = &op["value"];
-                    match op["path"].as_str().unwrap() {
+                for op in ops.iter() {
+                    let (path, value) = match op {
+                        PatchOperation::Test(_) => continue,
+                        PatchOperation::Add(AddOperation { path, value })
+                        | PatchOperation::Replace(ReplaceOperation { path, value }) => (path, value),
+                        other => panic!("unexpected op {other:?}"),
+                    };
+                    match path.as_str() {
                         "/revision" => r.number = value.as_i64().unwrap(),
                         p if p.ends_with("restart-attempts") => {
                             r.attempts = parse_attempts(value.as_str().unwrap());
@@ -225,4 +231,25 @@ fn revision_names_are_pinned() {
     let js = jobset("app:v1", 0);
     let Write::Create(object) = &plan_writes(&observe(&js, Running::Spec), &[])[0] else { panic!() };
     assert_eq!(object["metadata"]["name"], "js-41c3fe736a");
+}
+
+#[test]
+fn patches_are_guarded_and_escape_annotation_keys() {
+    let mut store = Vec::new();
+    let v1 = jobset("app:v1", 0);
+    record(&mut store, &observe(&v1, Running::Spec));
+    let restarted = jobset("app:v1", 1);
+    let mut obs = observe(&restarted, Running::Spec);
+    obs.change_cause = Some(Cause::IfUnset("new data".into()));
+    let writes = plan_writes(&obs, &store);
+    let [Write::Patch { name, ops }] = writes.as_slice() else { panic!("{writes:?}") };
+    assert_eq!(name, &store[0].name);
+    assert_eq!(
+        serde_json::to_value(ops).unwrap(),
+        json!([
+            {"op": "test", "path": "/metadata/annotations/kubectl-jobset.io~1restart-attempts", "value": "0"},
+            {"op": "replace", "path": "/metadata/annotations/kubectl-jobset.io~1restart-attempts", "value": "0-1"},
+            {"op": "add", "path": "/metadata/annotations/kubernetes.io~1change-cause", "value": "new data"},
+        ])
+    );
 }
