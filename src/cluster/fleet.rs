@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use kube::core::{Expression, Selector};
 use serde_json::Value;
 
 use super::Cluster;
@@ -133,11 +134,12 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
 /// `label in (a,b)` when JobSet names are known, else every object with the label.
 fn label_selector_for(label: &str, names: &[String]) -> String {
     // Label values are at most 63 characters; longer names fall back to "has the label".
-    if names.is_empty() || names.iter().any(|n| n.len() > 63) {
-        label.to_owned()
+    let expression = if names.is_empty() || names.iter().any(|n| n.len() > 63) {
+        Expression::Exists(label.to_owned())
     } else {
-        format!("{label} in ({})", names.join(","))
-    }
+        Expression::In(label.to_owned(), names.iter().cloned().collect())
+    };
+    Selector::from(expression).to_string()
 }
 
 /// `load_with_history` for commands that act on what they find: names that do not exist
