@@ -8,7 +8,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::cluster::api::{EVENTS, JOBSETS, is_precondition_failure};
+use crate::cluster::api::{JOBSETS, is_precondition_failure};
 use crate::cluster::fleet::Fleet;
 use crate::cluster::watch::watch_jobset;
 use crate::commands::ExitStatus;
@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::history::Cause;
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
 use crate::render::{self, Format};
-use crate::restart::{Decision, RESTART_REASON, RestartOptions, plan, progress};
+use crate::restart::{Decision, RestartOptions, plan, progress};
 use crate::select::Selection;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +309,6 @@ async fn restart_one(
 
 /// An Event on the JobSet saying who asked and why; failing to record it is only a warning.
 async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptions, from: i32, to: i32) {
-    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
     let what = match &options.job {
         Some((rjob, index)) => format!("restart of Job {}-{rjob}-{index}", jobset.name()),
         None => format!("restart (attempt {from} → {to})"),
@@ -318,16 +317,7 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
         Some(reason) => format!("{what} requested by {} with kubectl-jobset: {reason}", options.requested_by),
         None => format!("{what} requested by {} with kubectl-jobset", options.requested_by),
     };
-    let event = serde_json::json!({
-        "apiVersion": "v1", "kind": "Event",
-        "metadata": {"generateName": format!("{}.", jobset.name()), "namespace": jobset.namespace()},
-        "involvedObject": {"apiVersion": crate::model::jobset::API_VERSION, "kind": "JobSet", "name": jobset.name(),
-            "namespace": jobset.namespace(), "uid": jobset.uid()},
-        "reason": RESTART_REASON, "message": message, "type": "Normal",
-        "source": {"component": "kubectl-jobset"}, "reportingComponent": "kubectl-jobset", "reportingInstance": "kubectl-jobset",
-        "firstTimestamp": now, "lastTimestamp": now, "eventTime": now, "action": "Restart", "count": 1,
-    });
-    if let Err(e) = cluster.create(EVENTS, Some(jobset.namespace()), &event, false).await {
+    if let Err(e) = crate::cluster::events::publish_restart(cluster, jobset, message).await {
         cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
     }
 }
