@@ -395,37 +395,19 @@ pub struct CompleteArgs {
     pub words: Vec<String>,
 }
 
-/// Parses kubectl-style durations: `30s`, `1m`, `1m30s`, `500ms`, `2h`, or a bare
-/// number of seconds (as kubectl's --request-timeout accepts).
+/// Parses kubectl-style durations: Go durations such as `30s`, `1m`, `1m30s`, `500ms`,
+/// `2h` (via `kube::core::Duration`), or a bare number of seconds (as kubectl's
+/// --request-timeout accepts).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let bad = || format!("invalid duration {text:?}: use a number with a unit, e.g. 30s, 1m, 500ms");
-    if text.is_empty() {
-        return Err(bad());
-    }
     if let Ok(seconds) = text.parse::<u64>() {
         return Ok(Duration::from_secs(seconds));
     }
-    let mut total = Duration::ZERO;
-    let mut rest = text;
-    while !rest.is_empty() {
-        let digits = rest.find(|c: char| !c.is_ascii_digit() && c != '.').ok_or_else(bad)?;
-        if digits == 0 {
-            return Err(bad());
-        }
-        let value: f64 = rest[..digits].parse().map_err(|_| bad())?;
-        rest = &rest[digits..];
-        let unit_len = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
-        let scale = match &rest[..unit_len] {
-            "ms" => 0.001,
-            "s" => 1.0,
-            "m" => 60.0,
-            "h" => 3600.0,
-            _ => return Err(bad()),
-        };
-        total += Duration::from_secs_f64(value * scale);
-        rest = &rest[unit_len..];
+    match text.parse::<kube::core::Duration>() {
+        // Go accepts "" as nothing at all, and signed durations; a timeout is neither.
+        Ok(d) if !text.is_empty() && !d.is_negative() => Ok(d.into()),
+        _ => Err(bad()),
     }
-    Ok(total)
 }
 
 #[cfg(test)]
@@ -609,5 +591,12 @@ mod tests {
         assert!(parse_duration("5x").is_err());
         assert!(parse_duration("s").is_err());
         assert!(parse_duration("").is_err());
+        assert!(parse_duration("-5s").is_err());
+        assert!(parse_duration("1m30").is_err());
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(
+            parse_duration("5x").unwrap_err(),
+            "invalid duration \"5x\": use a number with a unit, e.g. 30s, 1m, 500ms"
+        );
     }
 }

@@ -222,9 +222,6 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
         request_timeout: Some(std::time::Duration::from_secs(5)),
         ..Default::default()
     };
-    let names = |items: Vec<serde_json::Value>| -> Vec<String> {
-        items.iter().filter_map(|i| i["metadata"]["name"].as_str().map(str::to_owned)).collect()
-    };
     let (candidates, directive): (Vec<String>, u8) = match plan(words) {
         Completion::Static { candidates, directive } => {
             return write_candidates(out, &candidates, directive);
@@ -237,14 +234,14 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
         }
         Completion::Namespaces { prefix } => {
             let found = match cluster::connect(&connect, log).await {
-                Ok(c) => c.list(NAMESPACES, None, None).await.map(names).unwrap_or_default(),
+                Ok(c) => c.namespace_names().await.unwrap_or_default(),
                 Err(_) => vec![],
             };
             (filter(found, &prefix, &[]), NO_FILE_COMPLETION)
         }
         Completion::JobSetNames { prefix, exclude } => {
             let found = match cluster::connect(&connect, log).await {
-                Ok(c) => jobset_names(&c).await.map(names).unwrap_or_default(),
+                Ok(c) => jobset_names(&c).await.unwrap_or_default(),
                 Err(_) => vec![],
             };
             (filter(found, &prefix, &exclude), NO_FILE_COMPLETION)
@@ -254,11 +251,9 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
     write_candidates(out, &candidates, directive)
 }
 
-const NAMESPACES: cluster::api::Kind =
-    cluster::api::Kind { group: "", version: "v1", plural: "namespaces", resource: "namespaces" };
-
-async fn jobset_names(cluster: &Cluster) -> Result<Vec<serde_json::Value>> {
-    cluster.list(cluster::api::JOBSETS, Some(&cluster.namespace), None).await
+async fn jobset_names(cluster: &Cluster) -> Result<Vec<String>> {
+    let jobsets = cluster.list_jobsets(Some(&cluster.namespace), None).await?;
+    Ok(jobsets.iter().map(|js| js.name().to_owned()).collect())
 }
 
 fn filter(mut items: Vec<String>, prefix: &str, exclude: &[String]) -> Vec<String> {

@@ -312,11 +312,21 @@ async fn restart_sends_one_guarded_json_patch_to_the_status_subresource() {
                 "lastTransitionTime": condition["lastTransitionTime"]}}
         ])
     );
-    let (_, event) =
-        seen.iter().find(|(r, _)| r.starts_with("POST /api/v1/namespaces/ml/events")).expect("an Event");
+    let (_, event) = seen
+        .iter()
+        .find(|(r, _)| r.starts_with("POST /apis/events.k8s.io/v1/namespaces/ml/events"))
+        .expect("an Event");
     assert_eq!(event["reason"], "ManualRestart");
-    assert_eq!(event["involvedObject"]["name"], "train");
-    assert_eq!(event["message"], "restart (attempt 0 → 1) requested by alice with kubectl-jobset: new image");
+    assert_eq!(event["action"], "Restart");
+    assert_eq!(event["type"], "Normal");
+    assert_eq!(event["reportingController"], "kubectl-jobset");
+    assert_eq!(event["reportingInstance"], "kubectl-jobset");
+    assert_eq!(
+        event["regarding"],
+        json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "namespace": "ml",
+            "uid": jobset("train", "ml")["metadata"]["uid"]})
+    );
+    assert_eq!(event["note"], "restart (attempt 0 → 1) requested by alice with kubectl-jobset: new image");
 }
 
 #[tokio::test]

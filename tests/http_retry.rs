@@ -12,7 +12,6 @@ use http_body_util::{BodyExt, Full, StreamBody};
 use kube::Client;
 use kube::client::Body;
 use kubectl_jobset::cluster::Cluster;
-use kubectl_jobset::cluster::api::JOBSETS;
 use kubectl_jobset::cluster::request_log::{RequestLog, RequestLogLayer};
 use kubectl_jobset::cluster::retry::{RetryLayer, RetryPolicy};
 use kubectl_jobset::error::Error;
@@ -136,7 +135,7 @@ async fn a_list_throttled_with_retry_after_is_retried_once_after_that_wait() {
     let (cluster, handle, lines) = cluster(RetryPolicy::within(None));
     let server = tokio::spawn(serve(handle, vec![status(429, "TooManyRequests", Some("1")), ok(list())]));
     let started = std::time::Instant::now();
-    let items = cluster.list::<Value>(JOBSETS, Some("ml"), None).await.unwrap();
+    let items = cluster.list_jobsets(Some("ml"), None).await.unwrap();
     assert!(items.is_empty());
     assert!(started.elapsed() >= Duration::from_secs(1), "Retry-After was not honoured");
     let seen = server.await.unwrap();
@@ -153,8 +152,8 @@ async fn a_get_answered_503_is_retried_and_succeeds() {
     let (cluster, handle, _) = cluster(quick());
     let server =
         tokio::spawn(serve(handle, vec![status(503, "ServiceUnavailable", None), ok(json!({"a": 1}))]));
-    let got: Value = cluster.get(JOBSETS, "ml", "train").await.unwrap();
-    assert_eq!(got, json!({"a": 1}));
+    let got = cluster.get_jobset("ml", "train").await.unwrap();
+    assert_eq!(got.raw, json!({"a": 1}));
     assert_eq!(server.await.unwrap().len(), 2);
 }
 
@@ -162,8 +161,9 @@ async fn a_get_answered_503_is_retried_and_succeeds() {
 async fn a_patch_answered_503_is_not_retried_and_says_the_server_is_unavailable() {
     let (cluster, handle, _) = cluster(quick());
     let server = tokio::spawn(serve(handle, vec![status(503, "ServiceUnavailable", None)]));
-    let ops = [json!({"op": "replace", "path": "/spec/suspend", "value": true})];
-    let err = cluster.json_patch(JOBSETS, "ml", "train", None, &ops, false).await.unwrap_err();
+    let ops: json_patch::Patch =
+        serde_json::from_value(json!([{"op": "replace", "path": "/spec/suspend", "value": true}])).unwrap();
+    let err = cluster.patch_jobset("ml", "train", None, &ops, false).await.unwrap_err();
     let seen = server.await.unwrap();
     assert_eq!(seen.len(), 1, "{seen:?}");
     assert!(seen[0].starts_with("PATCH "), "{seen:?}");
@@ -177,7 +177,7 @@ async fn throttling_that_outlasts_the_retries_names_api_priority_and_fairness() 
     let (cluster, handle, _) = cluster(policy);
     let script = vec![status(429, "TooManyRequests", None), status(429, "TooManyRequests", None)];
     let server = tokio::spawn(serve(handle, script));
-    let err = cluster.list::<Value>(JOBSETS, Some("ml"), None).await.unwrap_err();
+    let err = cluster.list_jobsets(Some("ml"), None).await.unwrap_err();
     assert_eq!(server.await.unwrap().len(), 2);
     let text = err.to_string();
     assert!(matches!(err, Error::Throttled { .. }), "{text}");
@@ -192,7 +192,8 @@ async fn throttling_that_outlasts_the_retries_names_api_priority_and_fairness() 
 async fn a_reset_write_is_not_retried_and_says_the_connection_was_lost() {
     let (cluster, handle, _) = cluster(quick());
     let server = tokio::spawn(serve(handle, vec![Answer::Fail(io::ErrorKind::ConnectionReset.into())]));
-    let err = cluster.create(JOBSETS, Some("ml"), &json!({"kind": "JobSet"}), false).await.unwrap_err();
+    let revision = k8s_openapi::api::apps::v1::ControllerRevision::default();
+    let err = cluster.create_revision("ml", &revision).await.unwrap_err();
     assert_eq!(server.await.unwrap().len(), 1);
     let text = err.to_string();
     assert!(matches!(err, Error::ConnectionLost { .. }), "{text}");
@@ -205,7 +206,8 @@ async fn a_dry_run_create_whose_answer_is_cut_short_is_retried_with_its_body() {
     let (cluster, mut handle, lines) = cluster(quick());
     let server = tokio::spawn(async move {
         let mut bodies = Vec::new();
-        for answer in [Answer::CutShort, ok(json!({"kind": "JobSet"}))] {
+        for answer in [Answer::CutShort, ok(json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {}}))]
+        {
             let (request, send) = handle.next_request().await.unwrap();
             assert!(request.uri().query().unwrap().contains("dryRun=All"));
             bodies.push(request.into_body().collect_bytes().await.unwrap());
@@ -213,11 +215,13 @@ async fn a_dry_run_create_whose_answer_is_cut_short_is_retried_with_its_body() {
         }
         bodies
     });
-    let created = cluster.dry_run_create(JOBSETS, "ml", &json!({"kind": "JobSet"})).await.unwrap();
-    assert_eq!(created, json!({"kind": "JobSet"}));
+    let probe = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"generateName": "p-"}});
+    let created = cluster.dry_run_create_job("ml", &probe).await.unwrap();
+    assert_eq!(created["kind"], "Job");
     let bodies = server.await.unwrap();
     assert_eq!(bodies[0], bodies[1]);
-    assert_eq!(bodies[0], Bytes::from_static(br#"{"kind":"JobSet"}"#));
+    let sent: Value = serde_json::from_slice(&bodies[0]).unwrap();
+    assert_eq!(sent, probe);
     assert!(
         lines.text().contains("after the server closed the connection mid-answer (try 2 of 5"),
         "{}",
@@ -231,7 +235,7 @@ async fn an_untrusted_certificate_is_not_retried_and_is_the_only_failure_suggest
     let cert = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
     let server =
         tokio::spawn(serve(handle, vec![Answer::Fail(io::Error::new(io::ErrorKind::InvalidData, cert))]));
-    let err = cluster.get::<Value>(JOBSETS, "ml", "train").await.unwrap_err();
+    let err = cluster.get_jobset("ml", "train").await.unwrap_err();
     assert_eq!(server.await.unwrap().len(), 1);
     let text = err.to_string();
     assert!(matches!(err, Error::Tls { .. }), "{text}");

@@ -51,8 +51,9 @@ impl Cluster {
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
     {
-        let mut params = ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
-            .limit(PAGE_SIZE);
+        let mut params =
+            ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
+                .limit(PAGE_SIZE);
         let mut items = Vec::new();
         loop {
             let page = api.list(&params).await.map_err(|e| self.errors.classify(op.clone(), e))?;
@@ -86,7 +87,8 @@ impl Cluster {
     ) -> Result<Value> {
         let mut op = Op::new("patch", JOBSET_RESOURCE, Some(namespace)).named(name);
         op.subresource = subresource;
-        let params = PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
+        let params =
+            PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
         let patch = Patch::Json::<()>(patch.clone());
         let api = api::<JobSet>(self, Some(namespace));
         let patched = match subresource {
@@ -114,18 +116,27 @@ impl Cluster {
         let op = Op::new("create", JOBS_RESOURCE, Some(namespace));
         let resource = ApiResource::erase::<k8s_openapi::api::batch::v1::Job>(&());
         let api: Api<DynamicObject> = Api::namespaced_with(self.client.clone(), namespace, &resource);
-        let object: DynamicObject = serde_json::from_value(job.clone()).map_err(|e| Error::decode("a Job", e))?;
+        let object: DynamicObject =
+            serde_json::from_value(job.clone()).map_err(|e| Error::decode("a Job", e))?;
         let params = PostParams { dry_run: true, field_manager: Some(FIELD_MANAGER.to_owned()) };
         let created = api.create(&params, &object).await.map_err(|e| self.errors.classify(op, e))?;
         serde_json::to_value(created).map_err(|e| Error::decode("a Job from the API server", e))
     }
 
-    pub async fn list_revisions(&self, namespace: Option<&str>, selector: &str) -> Result<Vec<ControllerRevision>> {
+    pub async fn list_revisions(
+        &self,
+        namespace: Option<&str>,
+        selector: &str,
+    ) -> Result<Vec<ControllerRevision>> {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
         self.list_pages(&api::<ControllerRevision>(self, namespace), op, Some(selector), |r| r).await
     }
 
-    pub async fn create_revision(&self, namespace: &str, revision: &ControllerRevision) -> Result<ControllerRevision> {
+    pub async fn create_revision(
+        &self,
+        namespace: &str,
+        revision: &ControllerRevision,
+    ) -> Result<ControllerRevision> {
         let op = Op::new("create", REVISIONS_RESOURCE, Some(namespace));
         let params = PostParams { dry_run: false, field_manager: Some(FIELD_MANAGER.to_owned()) };
         let api = api::<ControllerRevision>(self, Some(namespace));
@@ -141,14 +152,24 @@ impl Cluster {
         let op = Op::new("patch", REVISIONS_RESOURCE, Some(namespace)).named(name);
         let params = PatchParams { field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
         let api = api::<ControllerRevision>(self, Some(namespace));
-        api.patch(name, &params, &Patch::Json::<()>(patch.clone())).await.map_err(|e| self.errors.classify(op, e))
+        api.patch(name, &params, &Patch::Json::<()>(patch.clone()))
+            .await
+            .map_err(|e| self.errors.classify(op, e))
     }
 
     /// Deletes a revision only if it is still at `resource_version`.
-    pub async fn delete_revision_if_unchanged(&self, namespace: &str, name: &str, resource_version: &str) -> Result<()> {
+    pub async fn delete_revision_if_unchanged(
+        &self,
+        namespace: &str,
+        name: &str,
+        resource_version: &str,
+    ) -> Result<()> {
         let op = Op::new("delete", REVISIONS_RESOURCE, Some(namespace)).named(name);
         let params = DeleteParams {
-            preconditions: Some(Preconditions { resource_version: Some(resource_version.to_owned()), uid: None }),
+            preconditions: Some(Preconditions {
+                resource_version: Some(resource_version.to_owned()),
+                uid: None,
+            }),
             ..Default::default()
         };
         let api = api::<ControllerRevision>(self, Some(namespace));

@@ -2,6 +2,7 @@
 
 pub mod api;
 mod connect;
+pub mod events;
 pub mod request_log;
 pub mod retry;
 pub mod watch;

@@ -4,8 +4,7 @@
 use std::collections::BTreeMap;
 
 use futures::{Stream, StreamExt};
-use kube::api::{Api, DynamicObject};
-use kube::discovery::ApiResource;
+use kube::api::Api;
 use kube::runtime::{WatchStreamExt, watcher};
 
 use super::Cluster;
@@ -22,18 +21,8 @@ pub struct Snapshot {
 }
 
 enum Update {
-    JobSet(watcher::Event<DynamicObject>),
-    Job(watcher::Event<DynamicObject>),
-}
-
-fn resource(group: &str, version: &str, kind: &str, plural: &str) -> ApiResource {
-    ApiResource {
-        group: group.into(),
-        version: version.into(),
-        api_version: if group.is_empty() { version.into() } else { format!("{group}/{version}") },
-        kind: kind.into(),
-        plural: plural.into(),
-    }
+    JobSet(watcher::Event<JobSet>),
+    Job(watcher::Event<ChildJob>),
 }
 
 /// Snapshots of the JobSet `name` and its Jobs, one per change.
@@ -42,13 +31,8 @@ pub fn watch_jobset(
     namespace: &str,
     name: &str,
 ) -> impl Stream<Item = Result<Snapshot>> + use<> {
-    let jobsets: Api<DynamicObject> = Api::namespaced_with(
-        cluster.client.clone(),
-        namespace,
-        &resource("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets"),
-    );
-    let jobs: Api<DynamicObject> =
-        Api::namespaced_with(cluster.client.clone(), namespace, &resource("batch", "v1", "Job", "jobs"));
+    let jobsets: Api<JobSet> = Api::namespaced(cluster.client.clone(), namespace);
+    let jobs: Api<ChildJob> = Api::namespaced(cluster.client.clone(), namespace);
     let jobset_events = watcher(jobsets, watcher::Config::default().fields(&format!("metadata.name={name}")))
         .default_backoff()
         .map(|e| e.map(Update::JobSet));
@@ -68,18 +52,17 @@ pub fn watch_jobset(
         .map(move |update| {
             match update.map_err(|e| classify(&errors, &namespace, e))? {
                 Update::JobSet(event) => match event {
-                    watcher::Event::Apply(o) | watcher::Event::InitApply(o) => jobset = Some(to_jobset(o)?),
+                    watcher::Event::Apply(o) | watcher::Event::InitApply(o) => jobset = Some(o),
                     watcher::Event::Delete(_) => jobset = None,
                     watcher::Event::Init => jobset = None,
                     watcher::Event::InitDone => jobset_synced = true,
                 },
                 Update::Job(event) => match event {
-                    watcher::Event::Apply(o) | watcher::Event::InitApply(o) => {
-                        let job = to_job(o)?;
+                    watcher::Event::Apply(job) | watcher::Event::InitApply(job) => {
                         jobs_by_name.insert(job.name().to_owned(), job);
                     }
-                    watcher::Event::Delete(o) => {
-                        jobs_by_name.remove(o.metadata.name.as_deref().unwrap_or_default());
+                    watcher::Event::Delete(job) => {
+                        jobs_by_name.remove(job.name());
                     }
                     watcher::Event::Init => jobs_by_name.clear(),
                     watcher::Event::InitDone => jobs_synced = true,
@@ -105,16 +88,4 @@ fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::
             Error::Transport { op: Box::new(op), reason: other.to_string(), source: Some(Box::new(other)) }
         }
     }
-}
-
-fn to_value(object: DynamicObject) -> Result<serde_json::Value> {
-    serde_json::to_value(object).map_err(|e| Error::decode("", e))
-}
-
-fn to_jobset(object: DynamicObject) -> Result<JobSet> {
-    JobSet::from_raw(to_value(object)?).map_err(|e| Error::decode("a JobSet from the API server", e))
-}
-
-fn to_job(object: DynamicObject) -> Result<ChildJob> {
-    serde_json::from_value(to_value(object)?).map_err(|e| Error::decode("a Job from the API server", e))
 }

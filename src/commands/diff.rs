@@ -120,37 +120,34 @@ fn external_diff(program: &str, drifts: &[JobSetDrift], out: &mut dyn Write) -> 
     // kubectl passes only simple flags through, to keep the variable from being a shell.
     let args: Vec<&str> =
         words.filter(|a| a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '=')).collect();
-    let root = std::env::temp_dir().join(format!("kubectl-jobset-diff-{}", std::process::id()));
-    let (live, merged) = (root.join("LIVE"), root.join("MERGED"));
-    let result = (|| -> Result<()> {
-        std::fs::create_dir_all(&live)?;
-        std::fs::create_dir_all(&merged)?;
-        for d in drifts {
-            for rjob in &d.replicated_jobs {
-                for group in &rjob.outdated {
-                    let file =
-                        format!("{}.{}.{}.{}.yaml", d.namespace, d.name, rjob.name, job_range(&group.jobs));
-                    write_yaml_file(&live.join(&file), &group.live_template)?;
-                    write_yaml_file(&merged.join(&file), &rjob.spec_template)?;
-                }
+    // Removed when `root` is dropped, whatever happens.
+    let root = tempfile::Builder::new().prefix("kubectl-jobset-diff-").tempdir()?;
+    let (live, merged) = (root.path().join("LIVE"), root.path().join("MERGED"));
+    std::fs::create_dir_all(&live)?;
+    std::fs::create_dir_all(&merged)?;
+    for d in drifts {
+        for rjob in &d.replicated_jobs {
+            for group in &rjob.outdated {
+                let file =
+                    format!("{}.{}.{}.{}.yaml", d.namespace, d.name, rjob.name, job_range(&group.jobs));
+                write_yaml_file(&live.join(&file), &group.live_template)?;
+                write_yaml_file(&merged.join(&file), &rjob.spec_template)?;
             }
         }
-        let output =
-            std::process::Command::new(command).args(&args).arg(&live).arg(&merged).output().map_err(
-                |e| Error::Usage(format!("cannot run KUBECTL_EXTERNAL_DIFF program {command:?}: {e}")),
-            )?;
-        out.write_all(&output.stdout)?;
-        match output.status.code() {
-            Some(0 | 1) => Ok(()),
-            code => Err(Error::Output(format!(
-                "KUBECTL_EXTERNAL_DIFF program {command:?} failed ({}): {}",
-                code.map(|c| format!("exit {c}")).unwrap_or_else(|| "killed".into()),
-                String::from_utf8_lossy(&output.stderr).trim()
-            ))),
-        }
-    })();
-    let _ = std::fs::remove_dir_all(&root);
-    result
+    }
+    let output =
+        std::process::Command::new(command).args(&args).arg(&live).arg(&merged).output().map_err(|e| {
+            Error::Usage(format!("cannot run KUBECTL_EXTERNAL_DIFF program {command:?}: {e}"))
+        })?;
+    out.write_all(&output.stdout)?;
+    match output.status.code() {
+        Some(0 | 1) => Ok(()),
+        code => Err(Error::Output(format!(
+            "KUBECTL_EXTERNAL_DIFF program {command:?} failed ({}): {}",
+            code.map(|c| format!("exit {c}")).unwrap_or_else(|| "killed".into()),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))),
+    }
 }
 
 fn write_yaml_file(path: &Path, value: &Value) -> Result<()> {
@@ -249,5 +246,17 @@ mod tests {
             json!({"path": "spec.template.spec.containers[main].image", "old": "app:v1", "new": "app:v2"})
         );
         assert_eq!(doc["jobsets"][1]["outdatedJobs"], 0);
+    }
+
+    #[test]
+    fn external_diff_gets_two_directories_that_are_removed_afterwards() {
+        let mut out = Vec::new();
+        external_diff("echo", &[drift(&["train-workers-0"], "app:v1")], &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let dirs: Vec<&Path> = text.split_whitespace().map(Path::new).collect();
+        assert_eq!(dirs.len(), 2, "{text}");
+        assert!(dirs[0].ends_with("LIVE") && dirs[1].ends_with("MERGED"), "{text}");
+        assert!(text.contains("kubectl-jobset-diff-"), "{text}");
+        assert!(!dirs[0].exists() && !dirs[0].parent().unwrap().exists(), "cleaned up: {text}");
     }
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::cluster::Cluster;
-use crate::cluster::api::{JOBSETS, is_precondition_failure};
+use crate::cluster::api::is_precondition_failure;
 use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
@@ -112,14 +112,14 @@ async fn apply(
     cluster: &Cluster,
     jobset: &JobSet,
     target: &Revision,
-    ops: &[serde_json::Value],
+    ops: &json_patch::Patch,
     plan: &RollbackPlan,
 ) -> Result<Option<serde_json::Value>> {
     if plan.dry_run == DryRun::Client {
         return Ok(None);
     }
     let server_dry_run = plan.dry_run == DryRun::Server;
-    match cluster.json_patch(JOBSETS, jobset.namespace(), jobset.name(), None, ops, server_dry_run).await {
+    match cluster.patch_jobset(jobset.namespace(), jobset.name(), None, ops, server_dry_run).await {
         Ok(object) => Ok(Some(object)),
         Err(e) if is_precondition_failure(&e) => Err(refused(
             jobset,

@@ -275,14 +275,14 @@ mod tests {
     }
 
     fn job(index: u32, attempt: &str, image: &str) -> ChildJob {
-        serde_json::from_value(json!({
+        normalize::normalize_child(serde_json::from_value(json!({
             "metadata": {"name": format!("js-w-{index}"), "labels": {
                 "jobset.sigs.k8s.io/restart-attempt": attempt, "jobset.sigs.k8s.io/replicatedjob-name": "w",
                 "jobset.sigs.k8s.io/job-index": index.to_string()}},
             "spec": {"parallelism": 1, "selector": {}, "template": {"metadata": {"labels": {"job-name": "x"}},
                 "spec": {"containers": [{"name": "main", "image": image}]}}}
         }))
-        .unwrap()
+        .unwrap())
     }
 
     fn expected(js: &JobSet) -> BTreeMap<String, Normalized> {

@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::model::jobset::ChildJob;
+
 /// Labels and annotations the JobSet controller writes on Jobs and pod templates.
 const JOBSET_KEYS: &[&str] = &[
     "jobset.sigs.k8s.io/jobset-name",
@@ -69,9 +71,15 @@ pub fn normalize(job: &Value) -> Normalized {
     Normalized { template, parallelism, completions }
 }
 
+/// A live Job with its template in normal form (see `normalize`).
+pub fn normalize_child(mut job: ChildJob) -> ChildJob {
+    job.template = std::sync::Arc::new(normalize(&job.template).template);
+    job
+}
+
 /// A Job template rebuilt from a live Job (for history, when the template it runs was
 /// never recorded): what `normalize` keeps, plus parallelism and completions.
-pub fn rebuild_template(job: &crate::model::jobset::ChildJob) -> Value {
+pub fn rebuild_template(job: &ChildJob) -> Value {
     let mut template = job.template.as_ref().clone();
     for (key, value) in [("parallelism", job.parallelism), ("completions", job.completions)] {
         if let Some(v) = value {

@@ -4,6 +4,7 @@
 
 use std::io::Write;
 
+use anstyle::{AnsiColor, Style};
 use serde_json::Value;
 use similar::{ChangeTag, TextDiff};
 
@@ -109,26 +110,32 @@ fn needs_quotes(s: &str) -> bool {
         || s.parse::<f64>().is_ok()
 }
 
-/// Colours for diff lines (ANSI), or none.
+/// Colours for diff lines (ANSI, as `diff --color` and `git diff` use them), or none.
 #[derive(Debug, Clone, Copy)]
 pub struct Palette {
     pub color: bool,
 }
 
+const DELETED: Style = AnsiColor::Red.on_default();
+const INSERTED: Style = AnsiColor::Green.on_default();
+const HEADER: Style = AnsiColor::Cyan.on_default();
+
 impl Palette {
     fn paint(&self, tag: ChangeTag, text: &str) -> String {
-        if !self.color {
-            return text.to_owned();
-        }
         match tag {
-            ChangeTag::Delete => format!("\x1b[31m{text}\x1b[0m"),
-            ChangeTag::Insert => format!("\x1b[32m{text}\x1b[0m"),
+            ChangeTag::Delete => self.styled(DELETED, text),
+            ChangeTag::Insert => self.styled(INSERTED, text),
             ChangeTag::Equal => text.to_owned(),
         }
     }
 
     fn header(&self, text: &str) -> String {
-        if self.color { format!("\x1b[36m{text}\x1b[0m") } else { text.to_owned() }
+        self.styled(HEADER, text)
+    }
+
+    /// `text` in `style` then reset, when colouring.
+    fn styled(&self, style: Style, text: &str) -> String {
+        if self.color { format!("{style}{text}{style:#}") } else { text.to_owned() }
     }
 }
 
@@ -242,5 +249,6 @@ mod tests {
             .unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("\x1b[31m-a: 1\x1b[0m") && text.contains("\x1b[32m+a: 2\x1b[0m"), "{text:?}");
+        assert!(text.contains("\x1b[36m@@"), "cyan hunk headers: {text:?}");
     }
 }

@@ -5,10 +5,10 @@ use serde_json::Value;
 
 use super::DryRun;
 use crate::cluster::Cluster;
-use crate::cluster::api::{EVENTS, JOBSETS, is_precondition_failure};
+use crate::cluster::api::is_precondition_failure;
 use crate::error::{Error, Result};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
-use crate::restart::{Decision, RESTART_REASON, RestartOptions, plan};
+use crate::restart::{Decision, RestartOptions, plan};
 
 /// Re-reads after a precondition failure before giving up.
 const MAX_ATTEMPTS: usize = 5;
@@ -72,9 +72,7 @@ pub async fn restart_one(
             return Outcome::WouldRestart { from, to };
         }
         let ns = jobset.namespace().to_owned();
-        match cluster
-            .json_patch(JOBSETS, &ns, jobset.name(), Some("status"), &ops, dry_run == DryRun::Server)
-            .await
+        match cluster.patch_jobset(&ns, jobset.name(), Some("status"), &ops, dry_run == DryRun::Server).await
         {
             Ok(object) => {
                 if dry_run == DryRun::None {
@@ -103,13 +101,11 @@ pub async fn restart_one(
 }
 
 async fn reread(cluster: &Cluster, jobset: &JobSet) -> Result<JobSet> {
-    let raw: Value = cluster.get(JOBSETS, jobset.namespace(), jobset.name()).await?;
-    JobSet::from_raw(raw).map_err(|e| Error::decode("", e))
+    cluster.get_jobset(jobset.namespace(), jobset.name()).await
 }
 
 /// An Event on the JobSet saying who asked and why; failing to record it is only a warning.
 async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptions, from: i32, to: i32) {
-    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string();
     let what = match &options.job {
         Some((rjob, index)) => format!("restart of Job {}", jobset.job_name(rjob, *index as i32)),
         None => format!("restart (attempt {from} → {to})"),
@@ -118,16 +114,7 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
         Some(reason) => format!("{what} requested by {} with kubectl-jobset: {reason}", options.requested_by),
         None => format!("{what} requested by {} with kubectl-jobset", options.requested_by),
     };
-    let event = serde_json::json!({
-        "apiVersion": "v1", "kind": "Event",
-        "metadata": {"generateName": format!("{}.", jobset.name()), "namespace": jobset.namespace()},
-        "involvedObject": {"apiVersion": crate::model::jobset::API_VERSION, "kind": "JobSet", "name": jobset.name(),
-            "namespace": jobset.namespace(), "uid": jobset.uid()},
-        "reason": RESTART_REASON, "message": message, "type": "Normal",
-        "source": {"component": "kubectl-jobset"}, "reportingComponent": "kubectl-jobset", "reportingInstance": "kubectl-jobset",
-        "firstTimestamp": now, "lastTimestamp": now, "eventTime": now, "action": "Restart", "count": 1,
-    });
-    if let Err(e) = cluster.create(EVENTS, Some(jobset.namespace()), &event, false).await {
+    if let Err(e) = crate::cluster::events::publish_restart(cluster, jobset, message).await {
         cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
     }
 }

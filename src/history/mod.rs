@@ -6,11 +6,18 @@
 //! Keys we invent live under `kubectl-jobset.io/`; `jobset.sigs.k8s.io/` belongs to the
 //! JobSet controller. The change cause uses the standard `kubernetes.io/change-cause`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+use std::hash::Hasher;
+
+use json_patch::Patch;
 use serde_json::{Map, Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
+use crate::model::patch::{add, pointer, replace, test, test_resource_version};
 
 pub mod view;
 pub use view::{View, bad_revision};
@@ -73,12 +80,10 @@ pub fn canonical(value: &Value) -> String {
 
 /// 10 hex digits of FNV-1a (64-bit) over the canonical data: stable across versions.
 pub fn hash(templates: &Templates) -> String {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for byte in canonical(&data(templates)).bytes() {
-        h ^= u64::from(byte);
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    format!("{h:016x}")[..10].to_owned()
+    // `write` over the raw bytes (not `Hash::hash`, which would append a terminator).
+    let mut hasher = fnv::FnvHasher::default();
+    hasher.write(canonical(&data(templates)).as_bytes());
+    format!("{:016x}", hasher.finish())[..10].to_owned()
 }
 
 fn data(templates: &Templates) -> Value {
@@ -135,49 +140,51 @@ pub fn parse_attempts(text: &str) -> BTreeSet<i32> {
 }
 
 /// Reads one of our ControllerRevisions; `Err` says why it is ignored.
-pub fn parse(raw: &Value, owner_uid: &str) -> Result<Revision, String> {
-    let meta = &raw["metadata"];
-    let name = meta["name"].as_str().unwrap_or("<unnamed>").to_owned();
-    let owned =
-        meta["ownerReferences"].as_array().is_some_and(|refs| refs.iter().any(|r| r["uid"] == owner_uid));
+pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, String> {
+    let meta = &stored.metadata;
+    let name = meta.name.clone().unwrap_or_else(|| "<unnamed>".into());
+    let owned = meta.owner_references.as_deref().unwrap_or_default().iter().any(|r| r.uid == owner_uid);
     if !owned {
         return Err(format!("controllerrevision {name} is not owned by this JobSet"));
     }
-    let annotations = &meta["annotations"];
-    if annotations[FORMAT_ANNOTATION] != FORMAT {
+    let text = |key: &str| meta.annotations.as_ref().and_then(|a| a.get(key)).cloned();
+    if text(FORMAT_ANNOTATION).as_deref() != Some(FORMAT) {
         return Err(format!(
             "controllerrevision {name} carries kubectl-jobset labels but not our data format; ignored"
         ));
     }
-    let items = raw["data"]["replicatedJobs"]
-        .as_array()
-        .ok_or_else(|| format!("controllerrevision {name} has no replicatedJobs in its data; ignored"))?;
-    let mut templates = Vec::new();
-    for item in items {
-        let (Some(rjob), Some(template)) =
-            (item["name"].as_str(), item.get("template").filter(|t| t.is_object()))
-        else {
-            return Err(format!("controllerrevision {name} has corrupt data; ignored"));
-        };
-        templates.push((rjob.to_owned(), template.clone()));
+    let data = stored.data.as_ref().map(|d| &d.0).unwrap_or(&Value::Null);
+    let templates = parse_templates(&name, data)?;
+    if stored.revision <= 0 {
+        return Err(format!("controllerrevision {name} has no revision number; ignored"));
     }
-    let number = raw["revision"]
-        .as_i64()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| format!("controllerrevision {name} has no revision number; ignored"))?;
-    let text = |key: &str| annotations[key].as_str().map(str::to_owned);
+    let label = meta.labels.as_ref().and_then(|l| l.get(HASH_LABEL)).cloned();
     Ok(Revision {
-        name,
-        number,
-        hash: meta["labels"][HASH_LABEL].as_str().map(str::to_owned).unwrap_or_else(|| hash(&templates)),
+        number: stored.revision,
+        hash: label.unwrap_or_else(|| hash(&templates)),
         attempts: text(ATTEMPTS_ANNOTATION).map(|a| parse_attempts(&a)).unwrap_or_default(),
         raw_attempts: text(ATTEMPTS_ANNOTATION),
         change_cause: text(CHANGE_CAUSE).filter(|c| !c.is_empty()),
         recorded_at: text(RECORDED_ANNOTATION),
         source: text(SOURCE_ANNOTATION).unwrap_or_else(|| "spec".into()),
-        resource_version: meta["resourceVersion"].as_str().unwrap_or_default().to_owned(),
+        resource_version: meta.resource_version.clone().unwrap_or_default(),
         templates,
+        name,
     })
+}
+
+/// `data.replicatedJobs` of a revision, or why it cannot be read.
+fn parse_templates(name: &str, data: &Value) -> Result<Templates, String> {
+    let items = data["replicatedJobs"]
+        .as_array()
+        .ok_or_else(|| format!("controllerrevision {name} has no replicatedJobs in its data; ignored"))?;
+    items
+        .iter()
+        .map(|item| match (item["name"].as_str(), item.get("template").filter(|t| t.is_object())) {
+            (Some(rjob), Some(template)) => Ok((rjob.to_owned(), template.clone())),
+            _ => Err(format!("controllerrevision {name} has corrupt data; ignored")),
+        })
+        .collect()
 }
 
 /// Picks revision `n`: positive is the number itself, negative counts back from the
@@ -221,11 +228,11 @@ pub enum Running {
 /// One write to the revision store.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Write {
-    Create(Value),
+    Create(Box<ControllerRevision>),
     /// JSON patch of a revision.
     Patch {
         name: String,
-        ops: Vec<Value>,
+        ops: Patch,
     },
     /// Delete, guarded by resourceVersion.
     Delete {
@@ -290,7 +297,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
             if let Some(r) = revisions.iter().find(|r| &r.name == name) {
                 running_name = Some(r.name.clone());
                 if let Some(op) = add_attempt(r, attempt) {
-                    writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                    writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
                 }
             }
         }
@@ -299,7 +306,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
                 Some(r) => {
                     running_name = Some(r.name.clone());
                     if let Some(op) = add_attempt(r, attempt) {
-                        writes.push(Write::Patch { name: r.name.clone(), ops: op });
+                        writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
                     }
                 }
                 None if !same_templates(templates, &spec) => {
@@ -314,9 +321,9 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
                         &BTreeSet::from([attempt]),
                         &observed.now,
                     );
-                    running_name = object["metadata"]["name"].as_str().map(str::to_owned);
+                    running_name = object.metadata.name.clone();
                     created.push(parse(&object, jobset.uid()).expect("our own format"));
-                    writes.push(Write::Create(object));
+                    writes.push(Write::Create(Box::new(object)));
                 }
                 None => {}
             }
@@ -330,18 +337,18 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
             let mut ops = Vec::new();
             if r.number < max {
                 max += 1;
-                ops.push(json!({"op": "test", "path": "/revision", "value": r.number}));
-                ops.push(json!({"op": "replace", "path": "/revision", "value": max}));
+                ops.push(test(pointer(&["revision"]), r.number));
+                ops.push(replace(pointer(&["revision"]), max));
             }
             if spec_runs && let Some(attempt_ops) = add_attempt(r, attempt) {
                 ops.extend(attempt_ops);
             }
             if let Some(cause) = observed.change_cause.as_ref().and_then(|c| c.over(r.change_cause.as_ref()))
             {
-                ops.push(json!({"op": "add", "path": annotation_path(CHANGE_CAUSE), "value": cause}));
+                ops.push(add(annotation_path(CHANGE_CAUSE), cause));
             }
             if !ops.is_empty() {
-                writes.push(Write::Patch { name: r.name.clone(), ops });
+                writes.push(Write::Patch { name: r.name.clone(), ops: Patch(ops) });
             }
             r.name.clone()
         }
@@ -352,9 +359,9 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
                 jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
             });
             let object = new_revision(jobset, revisions, &spec, max, cause, "spec", &attempts, &observed.now);
-            let name = object["metadata"]["name"].as_str().unwrap_or_default().to_owned();
+            let name = object.metadata.name.clone().unwrap_or_default();
             created.push(parse(&object, jobset.uid()).expect("our own format"));
-            writes.push(Write::Create(object));
+            writes.push(Write::Create(Box::new(object)));
             name
         }
     };
@@ -380,7 +387,7 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
 }
 
 /// JSON patch ops adding `attempt` to a revision's attempts, or None if recorded.
-fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<Value>> {
+fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<json_patch::PatchOperation>> {
     if revision.attempts.contains(&attempt) {
         return None;
     }
@@ -388,20 +395,17 @@ fn add_attempt(revision: &Revision, attempt: i32) -> Option<Vec<Value>> {
     attempts.insert(attempt);
     let path = annotation_path(ATTEMPTS_ANNOTATION);
     Some(match &revision.raw_attempts {
-        Some(old) => vec![
-            json!({"op": "test", "path": path, "value": old}),
-            json!({"op": "replace", "path": path, "value": format_attempts(&attempts)}),
-        ],
+        Some(old) => vec![test(path.clone(), old.as_str()), replace(path, format_attempts(&attempts))],
         None => vec![
-            json!({"op": "test", "path": "/metadata/resourceVersion", "value": revision.resource_version}),
-            json!({"op": "add", "path": path, "value": format_attempts(&attempts)}),
+            test_resource_version(revision.resource_version.as_str()),
+            add(path, format_attempts(&attempts)),
         ],
     })
 }
 
-/// `/metadata/annotations/<key>` with JSON pointer escaping (`/` → `~1`).
-fn annotation_path(key: &str) -> String {
-    format!("/metadata/annotations/{}", key.replace('~', "~0").replace('/', "~1"))
+/// `/metadata/annotations/<key>`, escaped by `jsonptr` (`/` → `~1`).
+fn annotation_path(key: &str) -> json_patch::jsonptr::PointerBuf {
+    pointer(&["metadata", "annotations", key])
 }
 
 /// A new ControllerRevision object for `templates`.
@@ -415,7 +419,7 @@ fn new_revision(
     source: &str,
     attempts: &BTreeSet<i32>,
     now: &str,
-) -> Value {
+) -> ControllerRevision {
     let hash = hash(templates);
     // A hash collision with different data gets a numbered name, as StatefulSets do.
     let mut name = format!("{}-{hash}", jobset.name());
@@ -424,27 +428,36 @@ fn new_revision(
         collision += 1;
         name = format!("{}-{hash}-{collision}", jobset.name());
     }
-    let mut annotations =
-        json!({FORMAT_ANNOTATION: FORMAT, RECORDED_ANNOTATION: now, SOURCE_ANNOTATION: source});
+    let mut annotations: BTreeMap<String, String> =
+        [(FORMAT_ANNOTATION, FORMAT), (RECORDED_ANNOTATION, now), (SOURCE_ANNOTATION, source)]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
     if !attempts.is_empty() {
-        annotations[ATTEMPTS_ANNOTATION] = json!(format_attempts(attempts));
+        annotations.insert(ATTEMPTS_ANNOTATION.to_owned(), format_attempts(attempts));
     }
     if let Some(cause) = cause {
-        annotations[CHANGE_CAUSE] = json!(cause);
+        annotations.insert(CHANGE_CAUSE.to_owned(), cause.to_owned());
     }
-    json!({
-        "apiVersion": "apps/v1",
-        "kind": "ControllerRevision",
-        "metadata": {
-            "name": name,
-            "namespace": jobset.namespace(),
-            "labels": {JOBSET_LABEL: jobset.name(), HASH_LABEL: hash},
-            "annotations": annotations,
-            "ownerReferences": [{"apiVersion": API_VERSION, "kind": KIND, "name": jobset.name(), "uid": jobset.uid()}],
+    let labels = [(JOBSET_LABEL, jobset.name()), (HASH_LABEL, hash.as_str())];
+    ControllerRevision {
+        metadata: ObjectMeta {
+            name: Some(name),
+            namespace: Some(jobset.namespace().to_owned()),
+            labels: Some(labels.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()),
+            annotations: Some(annotations),
+            owner_references: Some(vec![OwnerReference {
+                api_version: API_VERSION.to_owned(),
+                kind: KIND.to_owned(),
+                name: jobset.name().to_owned(),
+                uid: jobset.uid().to_owned(),
+                ..Default::default()
+            }]),
+            ..Default::default()
         },
-        "data": data(templates),
-        "revision": number,
-    })
+        data: Some(RawExtension(data(templates))),
+        revision: number,
+    }
 }
 
 #[cfg(test)]

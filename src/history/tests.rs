@@ -1,4 +1,5 @@
 use super::*;
+use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 
 fn jobset(image: &str, restarts: i32) -> JobSet {
     JobSet::from_raw(json!({
@@ -37,9 +38,14 @@ fn apply(store: &mut Vec<Revision>, writes: &[Write]) {
             }
             Write::Patch { name, ops } => {
                 let r = store.iter_mut().find(|r| &r.name == name).unwrap();
-                for op in ops.iter().filter(|o| o["op"] != "test") {
-                    let value = &op["value"];
-                    match op["path"].as_str().unwrap() {
+                for op in ops.iter() {
+                    let (path, value) = match op {
+                        PatchOperation::Test(_) => continue,
+                        PatchOperation::Add(AddOperation { path, value })
+                        | PatchOperation::Replace(ReplaceOperation { path, value }) => (path, value),
+                        other => panic!("unexpected op {other:?}"),
+                    };
+                    match path.as_str() {
                         "/revision" => r.number = value.as_i64().unwrap(),
                         p if p.ends_with("restart-attempts") => {
                             r.attempts = parse_attempts(value.as_str().unwrap());
@@ -63,6 +69,7 @@ fn first_look_records_the_spec_at_the_current_attempt() {
     let writes = plan_writes(&observe(&js, Running::Spec), &[]);
     assert_eq!(writes.len(), 1);
     let Write::Create(object) = &writes[0] else { panic!() };
+    let object = serde_json::to_value(object).unwrap();
     assert_eq!(object["metadata"]["name"], format!("js-{}", hash(&templates_of(&js))));
     assert_eq!(object["metadata"]["labels"][JOBSET_LABEL], "js");
     assert_eq!(object["metadata"]["ownerReferences"][0]["uid"], "u1");
@@ -183,9 +190,11 @@ fn selection_by_number_and_from_the_end() {
 
 #[test]
 fn foreign_or_corrupt_revisions_are_ignored_with_a_reason() {
-    let ours = |data: Value, format: &str| {
-        json!({"metadata": {"name": "js-x", "ownerReferences": [{"uid": "u1"}], "annotations": {FORMAT_ANNOTATION: format}},
-            "data": data, "revision": 1})
+    let ours = |data: Value, format: &str| -> ControllerRevision {
+        serde_json::from_value(json!({"metadata": {"name": "js-x",
+            "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u1"}],
+            "annotations": {FORMAT_ANNOTATION: format}}, "data": data, "revision": 1}))
+        .unwrap()
     };
     assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "u1").is_ok());
     assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "other").unwrap_err().contains("not owned"));
@@ -208,4 +217,42 @@ fn hash_ignores_key_order() {
     assert_eq!(hash(&a), hash(&b));
     assert!(same_templates(&a, &b));
     assert_eq!(hash(&a).len(), 10);
+}
+
+#[test]
+fn revision_names_are_pinned() {
+    // Computed by the hand-written FNV-1a before the `fnv` crate replaced it: names of
+    // recorded revisions must never change.
+    let templates = vec![
+        (
+            "w".to_string(),
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}}),
+        ),
+        ("driver".to_string(), json!({"spec": {"parallelism": 1}})),
+    ];
+    assert_eq!(hash(&templates), "64247a2004");
+    let js = jobset("app:v1", 0);
+    let Write::Create(object) = &plan_writes(&observe(&js, Running::Spec), &[])[0] else { panic!() };
+    assert_eq!(object.metadata.name.as_deref(), Some("js-41c3fe736a"));
+}
+
+#[test]
+fn patches_are_guarded_and_escape_annotation_keys() {
+    let mut store = Vec::new();
+    let v1 = jobset("app:v1", 0);
+    record(&mut store, &observe(&v1, Running::Spec));
+    let restarted = jobset("app:v1", 1);
+    let mut obs = observe(&restarted, Running::Spec);
+    obs.change_cause = Some(Cause::IfUnset("new data".into()));
+    let writes = plan_writes(&obs, &store);
+    let [Write::Patch { name, ops }] = writes.as_slice() else { panic!("{writes:?}") };
+    assert_eq!(name, &store[0].name);
+    assert_eq!(
+        serde_json::to_value(ops).unwrap(),
+        json!([
+            {"op": "test", "path": "/metadata/annotations/kubectl-jobset.io~1restart-attempts", "value": "0"},
+            {"op": "replace", "path": "/metadata/annotations/kubectl-jobset.io~1restart-attempts", "value": "0-1"},
+            {"op": "add", "path": "/metadata/annotations/kubernetes.io~1change-cause", "value": "new data"},
+        ])
+    );
 }

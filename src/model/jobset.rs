@@ -141,12 +141,14 @@ impl JobSet {
         }
         // The templates move into the typed view: on large fleets they are most of a
         // JobSet, and are held once.
-        let templates: Vec<Value> = match raw["spec"]["replicatedJobs"].as_array_mut() {
-            Some(rjobs) => {
-                rjobs.iter_mut().map(|r| r.get_mut("template").map(Value::take).unwrap_or_default()).collect()
-            }
-            None => vec![],
-        };
+        let templates: Vec<Value> =
+            match raw.pointer_mut("/spec/replicatedJobs").and_then(Value::as_array_mut) {
+                Some(rjobs) => rjobs
+                    .iter_mut()
+                    .map(|r| r.get_mut("template").map(Value::take).unwrap_or_default())
+                    .collect(),
+                None => vec![],
+            };
         let mut view = JobSetView::deserialize(&raw)?;
         for (rjob, template) in view.spec.replicated_jobs.iter_mut().zip(templates) {
             rjob.template = template;

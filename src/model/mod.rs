@@ -1,4 +1,6 @@
-//! Typed, read-only views of the objects kubectl-jobset reasons about.
+//! Typed, read-only views of the objects kubectl-jobset reasons about, and the typed
+//! JSON patch operations it writes to them.
 
 pub mod jobset;
+pub mod patch;
 pub mod summary;

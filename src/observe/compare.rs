@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
-use crate::cluster::api::JOBS;
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::diff::{JobSetDrift, State, compare};
@@ -93,7 +92,7 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
 
 /// The probe Job as the API server would default it.
 async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
-    match cluster.dry_run_create(JOBS, namespace, &probe).await {
+    match cluster.dry_run_create_job(namespace, &probe).await {
         Ok(defaulted) => Ok(defaulted),
         // Not allowed to create Jobs there, or the namespace is terminating or gone (a
         // fleet-wide diff races with namespace deletion): defaults from the client instead.

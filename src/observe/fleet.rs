@@ -4,14 +4,18 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Arc;
 
+use kube::core::{Expression, Selector};
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::cluster::api::{CONTROLLER_REVISIONS, JOBS, JOBSETS};
+use k8s_openapi::api::apps::v1::ControllerRevision;
+
+use crate::diff::normalize::normalize;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::Revision;
-use crate::model::jobset::{ChildJob, Interner, JobSet, labels};
+use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::select::Selection;
 
 /// JobSets with their Jobs.
@@ -51,14 +55,13 @@ impl Fleet {
     }
 
     /// Adds ControllerRevisions, parsed and grouped by owner (the raw objects are dropped).
-    pub fn with_revisions(mut self, revisions: Vec<Value>) -> Self {
+    pub fn with_revisions(mut self, revisions: Vec<ControllerRevision>) -> Self {
         for revision in revisions {
-            let owners = revision["metadata"]["ownerReferences"].as_array().cloned().unwrap_or_default();
-            for uid in owners.iter().filter_map(|o| o["uid"].as_str()) {
+            for owner in revision.metadata.owner_references.as_deref().unwrap_or_default() {
                 self.revisions_by_owner
-                    .entry(uid.to_owned())
+                    .entry(owner.uid.clone())
                     .or_default()
-                    .push(crate::history::parse(&revision, uid));
+                    .push(crate::history::parse(&revision, &owner.uid));
             }
         }
         self
@@ -85,10 +88,8 @@ pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
 pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     let ns = selection.namespace.as_deref();
     let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
-    let (fleet, revisions) = tokio::join!(
-        load_jobsets_and_jobs(cluster, selection),
-        cluster.list::<Value>(CONTROLLER_REVISIONS, ns, Some(&selector))
-    );
+    let (fleet, revisions) =
+        tokio::join!(load_jobsets_and_jobs(cluster, selection), cluster.list_revisions(ns, &selector));
     let fleet = fleet?;
     Ok(match revisions {
         Ok(revisions) => fleet.with_revisions(revisions),
@@ -100,21 +101,14 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     let ns = selection.namespace.as_deref();
     let job_selector = label_selector_for(labels::JOBSET_NAME, &selection.names);
     let mut interner = Interner::default();
-    let jobs_request = cluster.list_map(JOBS, ns, Some(&job_selector), |job: ChildJob| interner.intern(job));
-    let (raw_jobsets, jobs) = match (selection.names.as_slice(), ns) {
+    let jobs_request = cluster.list_jobs(ns, &job_selector, |job| interner.intern(job));
+    let (mut jobsets, jobs) = match (selection.names.as_slice(), ns) {
         ([name], Some(ns)) => {
-            let (jobset, jobs) = tokio::try_join!(cluster.get::<Value>(JOBSETS, ns, name), jobs_request)?;
+            let (jobset, jobs) = tokio::try_join!(cluster.get_jobset(ns, name), jobs_request)?;
             (vec![jobset], jobs)
         }
-        _ => tokio::try_join!(
-            cluster.list::<Value>(JOBSETS, ns, selection.label_selector.as_deref()),
-            jobs_request
-        )?,
+        _ => tokio::try_join!(cluster.list_jobsets(ns, selection.label_selector.as_deref()), jobs_request)?,
     };
-    let mut jobsets = raw_jobsets
-        .into_iter()
-        .map(|raw| JobSet::from_raw(raw).map_err(|e| Error::decode("a JobSet from the API server", e)))
-        .collect::<Result<Vec<_>>>()?;
     let mut missing = Vec::new();
     if !selection.names.is_empty() {
         jobsets.retain(|js| selection.names.iter().any(|n| n == js.name()));
@@ -128,14 +122,32 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     Ok(Fleet::new(jobsets, jobs, missing))
 }
 
+/// Brings each Job's template into the diff engine's normal form as its page arrives, and
+/// shares equal ones between Jobs (most Jobs of a fleet have one of a few), so memory
+/// grows with distinct templates rather than with Jobs.
+#[derive(Default)]
+struct Interner {
+    templates: HashMap<String, Arc<Value>>,
+}
+
+impl Interner {
+    fn intern(&mut self, mut job: ChildJob) -> ChildJob {
+        let normalized = normalize(&job.template).template;
+        let key = normalized.to_string();
+        job.template = self.templates.entry(key).or_insert_with(|| Arc::new(normalized)).clone();
+        job
+    }
+}
+
 /// `label in (a,b)` when JobSet names are known, else every object with the label.
 fn label_selector_for(label: &str, names: &[String]) -> String {
     // Label values are at most 63 characters; longer names fall back to "has the label".
-    if names.is_empty() || names.iter().any(|n| n.len() > 63) {
-        label.to_owned()
+    let expression = if names.is_empty() || names.iter().any(|n| n.len() > 63) {
+        Expression::Exists(label.to_owned())
     } else {
-        format!("{label} in ({})", names.join(","))
-    }
+        Expression::In(label.to_owned(), names.iter().cloned().collect())
+    };
+    Selector::from(expression).to_string()
 }
 
 /// `load_with_history` for commands that act on what they find: names that do not exist

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::io::Write;
 
+use k8s_openapi::api::apps::v1::ControllerRevision;
 use serde_json::Value;
 
 use super::RecordOptions;
 use super::compare::Defaulter;
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
-use crate::cluster::api::{CONTROLLER_REVISIONS, is_precondition_failure};
+use crate::cluster::api::is_precondition_failure;
 use crate::diff::normalize::rebuild_template;
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
@@ -103,7 +104,11 @@ fn has_template_drift(drift: &JobSetDrift) -> bool {
     drift.replicated_jobs.iter().any(|r| !r.outdated.is_empty())
 }
 
-fn parse_revisions(raw: &[Value], jobset: &JobSet, err: &mut dyn Write) -> Result<Vec<Revision>> {
+fn parse_revisions(
+    raw: &[ControllerRevision],
+    jobset: &JobSet,
+    err: &mut dyn Write,
+) -> Result<Vec<Revision>> {
     let mut revisions = Vec::new();
     for object in raw {
         match history::parse(object, jobset.uid()) {
@@ -175,43 +180,12 @@ async fn write_history(
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
     let jobset = observation.jobset;
-    let ns = jobset.namespace();
     for _ in 0..MAX_TRIES {
         let writes = history::plan_writes(observation, &revisions);
-        if writes.is_empty() {
-            return Ok(revisions);
-        }
         let mut lost_race = false;
         for write in &writes {
-            let result = match write {
-                StoreWrite::Create(object) => {
-                    cluster.create(CONTROLLER_REVISIONS, Some(ns), object, false).await.map(Some)
-                }
-                StoreWrite::Patch { name, ops } => {
-                    cluster.json_patch(CONTROLLER_REVISIONS, ns, name, None, ops, false).await.map(Some)
-                }
-                StoreWrite::Delete { name, resource_version } => {
-                    match cluster.delete_if_unchanged(CONTROLLER_REVISIONS, ns, name, resource_version).await
-                    {
-                        // Changed since we read it: leave it for a later run.
-                        Err(e) if is_precondition_failure(&e) => Ok(None),
-                        Err(Error::NotFound { .. }) | Ok(()) => {
-                            revisions.retain(|r| &r.name != name);
-                            Ok(None)
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-            };
-            match result {
-                Ok(Some(stored)) => {
-                    if let Ok(revision) = history::parse(&stored, jobset.uid()) {
-                        revisions.retain(|r| r.name != revision.name);
-                        revisions.push(revision);
-                        revisions.sort_by_key(|r| r.number);
-                    }
-                }
-                Ok(None) => {}
+            match perform(cluster, jobset, write, &mut revisions).await {
+                Ok(()) => {}
                 Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => {
                     lost_race = true;
                     break;
@@ -224,10 +198,41 @@ async fn write_history(
         }
         // Someone recorded at the same time: start again from what is stored now.
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
-        let raw: Vec<Value> = cluster.list(CONTROLLER_REVISIONS, Some(ns), Some(&selector)).await?;
-        revisions = parse_revisions(&raw, jobset, err)?;
+        let stored = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
+        revisions = parse_revisions(&stored, jobset, err)?;
     }
     Ok(revisions)
+}
+
+/// One planned write; `revisions` follows what the server now stores.
+async fn perform(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    write: &StoreWrite,
+    revisions: &mut Vec<Revision>,
+) -> Result<()> {
+    let ns = jobset.namespace();
+    let stored = match write {
+        StoreWrite::Create(revision) => cluster.create_revision(ns, revision).await?,
+        StoreWrite::Patch { name, ops } => cluster.patch_revision(ns, name, ops).await?,
+        StoreWrite::Delete { name, resource_version } => {
+            return match cluster.delete_revision_if_unchanged(ns, name, resource_version).await {
+                // Changed since we read it: leave it for a later run.
+                Err(e) if is_precondition_failure(&e) => Ok(()),
+                Err(Error::NotFound { .. }) | Ok(()) => {
+                    revisions.retain(|r| &r.name != name);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+        }
+    };
+    if let Ok(revision) = history::parse(&stored, jobset.uid()) {
+        revisions.retain(|r| r.name != revision.name);
+        revisions.push(revision);
+        revisions.sort_by_key(|r| r.number);
+    }
+    Ok(())
 }
 
 fn is_already_exists(e: &Error) -> bool {

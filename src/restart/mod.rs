@@ -3,9 +3,11 @@
 //! (the controller then recreates every Job from the current spec), guarded by a JSON
 //! patch `test` so that two restarts of the same observed attempt make one.
 
-use serde_json::{Value, json};
+use json_patch::Patch;
+use serde_json::json;
 
 use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::model::patch::{add, pointer, replace, test, test_resource_version};
 
 /// The controller that acts on JobSets when `spec.managedBy` is unset or this value.
 pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
@@ -31,7 +33,7 @@ pub struct RestartOptions {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
     /// Send these JSON patch operations to `jobsets/status`.
-    Patch { ops: Vec<Value>, from: i32, to: i32 },
+    Patch { ops: Patch, from: i32, to: i32 },
     /// Nothing to do: the JobSet is already past the attempt the user meant.
     AlreadyRestarted { attempt: i32 },
     /// Refused, with a reason that says what to do.
@@ -122,31 +124,31 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
 }
 
 /// The JSON patch for a whole-JobSet restart.
-fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Vec<Value> {
+fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
     let attempt = jobset.attempt();
     let status = &jobset.raw["status"];
     let mut ops = Vec::new();
     if status.is_null() {
         // No status yet: guard on the whole object instead.
-        ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}));
-        ops.push(json!({"op": "add", "path": "/status", "value": {}}));
+        ops.push(test_resource_version(jobset.metadata.resource_version.clone()));
+        ops.push(add(pointer(&["status"]), json!({})));
     }
     // `restarts` is omitted from JSON while 0, so a test op cannot see it: guard on the
     // resourceVersion for the first restart, on the value itself afterwards.
     match status.get("restarts") {
-        Some(current) => ops.push(json!({"op": "test", "path": "/status/restarts", "value": current})),
+        Some(current) => ops.push(test(pointer(&["status", "restarts"]), current.clone())),
         None if !status.is_null() => {
-            ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}))
+            ops.push(test_resource_version(jobset.metadata.resource_version.clone()))
         }
         None => {}
     }
-    ops.push(json!({"op": "add", "path": "/status/restarts", "value": attempt + 1}));
+    ops.push(add(pointer(&["status", "restarts"]), attempt + 1));
     if opts.count_towards_max {
         let counted = jobset.status.restarts_count_towards_max;
         if let Some(current) = status.get("restartsCountTowardsMax") {
-            ops.push(json!({"op": "test", "path": "/status/restartsCountTowardsMax", "value": current}));
+            ops.push(test(pointer(&["status", "restartsCountTowardsMax"]), current.clone()));
         }
-        ops.push(json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": counted + 1}));
+        ops.push(add(pointer(&["status", "restartsCountTowardsMax"]), counted + 1));
     }
     let message = match &opts.reason {
         Some(reason) => format!(
@@ -159,18 +161,17 @@ fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Vec<Value> 
     let condition = json!({"type": "RestartingJobSet", "status": "True", "reason": RESTART_REASON,
         "message": message, "lastTransitionTime": now});
     match status["conditions"].as_array() {
-        None => ops.push(json!({"op": "add", "path": "/status/conditions", "value": [condition]})),
-        Some(conditions) => {
-            match conditions.iter().position(|c| c["type"] == "RestartingJobSet") {
-                Some(i) => {
-                    ops.push(json!({"op": "test", "path": format!("/status/conditions/{i}/type"), "value": "RestartingJobSet"}));
-                    ops.push(json!({"op": "replace", "path": format!("/status/conditions/{i}"), "value": condition}));
-                }
-                None => ops.push(json!({"op": "add", "path": "/status/conditions/-", "value": condition})),
+        None => ops.push(add(pointer(&["status", "conditions"]), json!([condition]))),
+        Some(conditions) => match conditions.iter().position(|c| c["type"] == "RestartingJobSet") {
+            Some(i) => {
+                let i = i.to_string();
+                ops.push(test(pointer(&["status", "conditions", &i, "type"]), "RestartingJobSet"));
+                ops.push(replace(pointer(&["status", "conditions", &i]), condition));
             }
-        }
+            None => ops.push(add(pointer(&["status", "conditions", "-"]), condition)),
+        },
     }
-    ops
+    Patch(ops)
 }
 
 /// `--job RJOB/INDEX`: bump that Job's entry in `replicatedJobsStatus[].jobRestarts`
@@ -210,26 +211,25 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
         ));
     };
     let entry = &jobset.raw["status"]["replicatedJobsStatus"][i];
-    let base = format!("/status/replicatedJobsStatus/{i}");
-    let mut ops = vec![json!({"op": "test", "path": format!("{base}/name"), "value": rjob})];
+    let (i, index_token) = (i.to_string(), index.to_string());
+    let at = |tail: &[&str]| pointer(&[&["status", "replicatedJobsStatus", &i], tail].concat());
+    let mut ops = vec![test(at(&["name"]), rjob)];
     match entry["jobRestarts"].as_array().filter(|a| a.len() == spec.replicas as usize) {
         Some(restarts) => {
             let current = restarts[index].as_i64().unwrap_or(0);
-            ops.push(json!({"op": "test", "path": format!("{base}/jobRestarts/{index}"), "value": current}));
-            ops.push(
-                json!({"op": "replace", "path": format!("{base}/jobRestarts/{index}"), "value": current + 1}),
-            );
+            ops.push(test(at(&["jobRestarts", &index_token]), current));
+            ops.push(replace(at(&["jobRestarts", &index_token]), current + 1));
         }
         None => {
             // The arrays must hold exactly `replicas` entries.
             let mut restarts = vec![0; spec.replicas as usize];
             restarts[index] = 1;
-            ops.insert(0, json!({"op": "test", "path": "/metadata/resourceVersion", "value": jobset.metadata.resource_version}));
-            ops.push(json!({"op": "add", "path": format!("{base}/jobRestarts"), "value": restarts}));
+            ops.insert(0, test_resource_version(jobset.metadata.resource_version.clone()));
+            ops.push(add(at(&["jobRestarts"]), restarts));
         }
     }
     let attempt = jobset.attempt();
-    Decision::Patch { ops, from: attempt, to: attempt }
+    Decision::Patch { ops: Patch(ops), from: attempt, to: attempt }
 }
 
 /// Parses `REPLICATEDJOB/INDEX`.
@@ -260,6 +260,7 @@ pub fn progress(jobset: &JobSet, jobs: &[ChildJob], attempt: i32, ready: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn jobset(status: Value, spec_extra: Value) -> JobSet {
         let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}], "failurePolicy": {"maxRestarts": 2}});
@@ -286,6 +287,11 @@ mod tests {
         }
     }
 
+    /// The patch as JSON, as it goes over the wire.
+    fn values(ops: &Patch) -> Vec<Value> {
+        ops.iter().map(|op| serde_json::to_value(op).unwrap()).collect()
+    }
+
     const NOW: &str = "2026-11-30T12:00:00Z";
 
     #[test]
@@ -293,6 +299,7 @@ mod tests {
         let js =
             jobset(json!({"restarts": 2, "conditions": [{"type": "Other", "status": "True"}]}), json!({}));
         let Decision::Patch { ops, from, to } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let ops = values(&ops);
         assert_eq!((from, to), (2, 3));
         assert_eq!(
             ops,
@@ -310,6 +317,7 @@ mod tests {
     fn first_restart_is_guarded_by_resource_version() {
         let js = jobset(json!({"replicatedJobsStatus": []}), json!({}));
         let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let ops = values(&ops);
         assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "42"}));
         assert_eq!(ops[1], json!({"op": "add", "path": "/status/restarts", "value": 1}));
         assert_eq!(ops[2]["path"], "/status/conditions");
@@ -322,6 +330,7 @@ mod tests {
             json!({}),
         );
         let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let ops = values(&ops);
         assert_eq!(
             ops[2],
             json!({"op": "test", "path": "/status/conditions/0/type", "value": "RestartingJobSet"})
@@ -335,6 +344,7 @@ mod tests {
         o.count_towards_max = true;
         let js = jobset(json!({"restarts": 1, "restartsCountTowardsMax": 1}), json!({}));
         let Decision::Patch { ops, .. } = plan(&js, &[], &o, NOW) else { panic!() };
+        let ops = values(&ops);
         assert!(ops.contains(&json!({"op": "test", "path": "/status/restartsCountTowardsMax", "value": 1})));
         assert!(ops.contains(&json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": 2})));
         let js = jobset(json!({"restarts": 2, "restartsCountTowardsMax": 2}), json!({}));
@@ -412,6 +422,7 @@ mod tests {
         assert!(why.contains("RestartJob feature gate is off"), "{why}");
         let with_gate = job("js-w-1", 0, json!({"jobset.sigs.k8s.io/job-restart-attempt": "4"}));
         let Decision::Patch { ops, .. } = plan(&js, &[with_gate], &o, NOW) else { panic!() };
+        let ops = values(&ops);
         assert_eq!(
             ops,
             [

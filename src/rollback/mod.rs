@@ -2,10 +2,12 @@
 //! revision's templates back, guarded so that a concurrent edit ends in a conflict,
 //! and the plain-words explanation when a cluster forbids template updates.
 
-use serde_json::{Value, json};
+use json_patch::Patch;
+use serde_json::Value;
 
 use crate::history::{Revision, Templates, same_templates, templates_of};
 use crate::model::jobset::JobSet;
+use crate::model::patch::{pointer, replace, test};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
@@ -13,7 +15,7 @@ pub enum Decision {
     AlreadyThere,
     Refuse(String),
     /// One JSON patch for `spec.replicatedJobs[*].template`.
-    Patch(Vec<Value>),
+    Patch(Patch),
 }
 
 /// Plans a rollback of `jobset` to `target`.
@@ -43,15 +45,12 @@ pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
         }
         // The test ops make the patch fail, changing nothing, if anyone edited the
         // replicatedJob since we read it.
-        ops.push(json!({"op": "test", "path": format!("/spec/replicatedJobs/{i}/name"), "value": name}));
-        ops.push(
-            json!({"op": "test", "path": format!("/spec/replicatedJobs/{i}/template"), "value": template}),
-        );
-        ops.push(
-            json!({"op": "replace", "path": format!("/spec/replicatedJobs/{i}/template"), "value": wanted}),
-        );
+        let i = i.to_string();
+        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "name"]), name.as_str()));
+        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "template"]), template.clone()));
+        ops.push(replace(pointer(&["spec", "replicatedJobs", &i, "template"]), wanted.clone()));
     }
-    Decision::Patch(ops)
+    Decision::Patch(Patch(ops))
 }
 
 /// The revision before the spec's: the default rollback target.
@@ -121,6 +120,7 @@ pub fn explain_rejection(jobset: &JobSet, target: &Revision) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn jobset(templates: Value) -> JobSet {
         JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"},
@@ -130,11 +130,12 @@ mod tests {
 
     fn revision(number: i64, templates: Templates) -> Revision {
         let object = json!({
-            "metadata": {"name": format!("js-{number}"), "ownerReferences": [{"uid": "u"}],
+            "metadata": {"name": format!("js-{number}"),
+                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u"}],
                 "annotations": {crate::history::FORMAT_ANNOTATION: crate::history::FORMAT}},
             "data": {"replicatedJobs": templates.iter().map(|(n, t)| json!({"name": n, "template": t})).collect::<Vec<_>>()},
             "revision": number});
-        crate::history::parse(&object, "u").unwrap()
+        crate::history::parse(&serde_json::from_value(object).unwrap(), "u").unwrap()
     }
 
     fn pod(image: &str, extra: Value) -> Value {
@@ -155,12 +156,13 @@ mod tests {
             1,
             vec![("a".into(), pod("app:v1", json!({}))), ("b".into(), pod("side:v1", json!({})))],
         );
+        let Decision::Patch(ops) = plan(&js, &target) else { panic!() };
         assert_eq!(
-            plan(&js, &target),
-            Decision::Patch(vec![
-                json!({"op": "test", "path": "/spec/replicatedJobs/0/name", "value": "a"}),
-                json!({"op": "test", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v2", json!({}))}),
-                json!({"op": "replace", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v1", json!({}))}),
+            serde_json::to_value(ops).unwrap(),
+            json!([
+                {"op": "test", "path": "/spec/replicatedJobs/0/name", "value": "a"},
+                {"op": "test", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v2", json!({}))},
+                {"op": "replace", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v1", json!({}))},
             ])
         );
     }
