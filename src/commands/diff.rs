@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::cluster::Cluster;
 use crate::commands::ExitStatus;
@@ -11,7 +11,7 @@ use crate::diff::unified::{Palette, yaml_lines};
 use crate::diff::{JobSetDrift, State, job_range};
 use crate::error::{Error, Result};
 use crate::observe::{Observed, RecordOptions, observe, spec_revision};
-use crate::render::{self, drift::write_text, table::write_table};
+use crate::render::{self, documents::DiffDocument, drift::write_text, table::write_table};
 use crate::select::Selection;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,27 +87,8 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
 }
 
 /// The stable machine-readable document for `-o json|yaml`.
-pub fn report(drifts: &[JobSetDrift], spec_revisions: &[Option<i64>]) -> Value {
-    let jobsets: Vec<Value> = drifts
-        .iter()
-        .zip(spec_revisions)
-        .map(|(d, revision)| {
-            json!({
-                "specRevision": revision,
-                "namespace": d.namespace,
-                "name": d.name,
-                "attempt": d.attempt,
-                "state": d.state,
-                "drift": d.has_drift(),
-                "outdatedJobs": d.outdated_jobs(),
-                "totalJobs": d.total_jobs(),
-                "replicatedJobs": d.replicated_jobs,
-                "previousAttemptJobs": d.previous_attempt_jobs,
-                "unlabelledJobs": d.unlabelled_jobs,
-            })
-        })
-        .collect();
-    json!({"kind": "JobSetDiff", "apiVersion": "kubectl-jobset/v1", "jobsets": jobsets})
+pub fn report(drifts: &[JobSetDrift], spec_revisions: &[Option<i64>]) -> DiffDocument {
+    DiffDocument::new(drifts, spec_revisions)
 }
 
 /// `KUBECTL_EXTERNAL_DIFF`: as kubectl diff does, write both sides into two directories
@@ -159,8 +140,9 @@ fn write_yaml_file(path: &Path, value: &Value) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::changes::changes;
+    use crate::diff::changes::{Change, changes};
     use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use serde_json::json;
 
     fn drift(outdated: &[&str], live_image: &str) -> JobSetDrift {
         let live =
@@ -238,14 +220,21 @@ mod tests {
         ml/train   2         1/4        Outdated   3
         ml/train   2         0/4        UpToDate   <none>
         ");
-        let doc = report(&drifts, &[Some(3), None]);
-        assert_eq!(doc["jobsets"][0]["specRevision"], 3);
-        assert_eq!(doc["jobsets"][0]["drift"], true);
+        let mut out = Vec::new();
+        render::write_json(&mut out, &report(&drifts, &[Some(3), None])).unwrap();
+        let doc: DiffDocument = serde_json::from_slice(&out).unwrap();
+        assert_eq!((doc.kind.as_str(), doc.api_version.as_str()), ("JobSetDiff", "kubectl-jobset/v1"));
+        assert_eq!(doc.jobsets[0].spec_revision, Some(3));
+        assert!(doc.jobsets[0].drift);
         assert_eq!(
-            doc["jobsets"][0]["replicatedJobs"][0]["outdated"][0]["changes"][0],
-            json!({"path": "spec.template.spec.containers[main].image", "old": "app:v1", "new": "app:v2"})
+            doc.jobsets[0].replicated_jobs[0].outdated[0].changes[0],
+            Change {
+                path: "spec.template.spec.containers[main].image".into(),
+                old: Some(json!("app:v1")),
+                new: Some(json!("app:v2"))
+            }
         );
-        assert_eq!(doc["jobsets"][1]["outdatedJobs"], 0);
+        assert_eq!((doc.jobsets[1].spec_revision, doc.jobsets[1].outdated_jobs), (None, 0));
     }
 
     #[test]

@@ -13,6 +13,9 @@ use crate::error::Result;
 use crate::history::{Revision, View, bad_revision, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
 use crate::observe::{Observed, RecordOptions, observe};
+use crate::render::documents::{
+    API_VERSION, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument, RevisionDocument, to_value,
+};
 use crate::render::{self, Format, age::format_age, table::write_table};
 use crate::select::Selection;
 
@@ -53,19 +56,21 @@ pub async fn run(
         if let Some(n) = plan.revision {
             let revision = select(&view.revisions, n).map_err(|why| bad_revision(jobset, &why))?;
             match plan.format {
-                Format::Json | Format::Yaml => documents.push(view.revision_json(revision, true)),
+                Format::Json | Format::Yaml => documents.push(to_value(&view.revision_json(revision, true))?),
                 _ => write_revision(out, jobset, revision)?,
             }
         } else if let Some((a, b)) = plan.diff {
             let from = select(&view.revisions, a).map_err(|why| bad_revision(jobset, &why))?;
             let to = select(&view.revisions, b).map_err(|why| bad_revision(jobset, &why))?;
             match plan.format {
-                Format::Json | Format::Yaml => documents.push(revision_diff_json(jobset, from, to)),
+                Format::Json | Format::Yaml => {
+                    documents.push(to_value(&revision_diff_json(jobset, from, to))?)
+                }
                 _ => write_revision_diff(out, jobset, from, to, Palette { color: plan.color })?,
             }
         } else {
             match plan.format {
-                Format::Json | Format::Yaml => documents.push(view.json()),
+                Format::Json | Format::Yaml => documents.push(to_value(&view.json())?),
                 Format::Name => {
                     for r in &view.revisions {
                         writeln!(out, "controllerrevision.apps/{}", r.name)?;
@@ -140,39 +145,22 @@ impl View<'_> {
         Ok(())
     }
 
-    pub fn revision_json(&self, r: &Revision, with_templates: bool) -> Value {
-        let mut doc = json!({
-            "revision": r.number,
-            "name": r.name,
-            "hash": r.hash,
-            "spec": self.spec == Some(r.number),
-            "running": self.running == Some(r.number),
-            "restartAttempts": r.attempts,
-            "changeCause": r.change_cause,
-            "recordedAt": r.recorded_at,
-            "source": r.source,
-            "images": r.templates.iter().map(|(name, t)| json!({"replicatedJob": name, "images": template_images(t)})).collect::<Vec<_>>(),
-        });
-        if with_templates {
-            doc["replicatedJobs"] = json!(
-                r.templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()
-            );
-        }
-        doc
+    pub fn revision_json(&self, r: &Revision, with_templates: bool) -> RevisionDocument {
+        RevisionDocument::new(r, self.spec == Some(r.number), self.running == Some(r.number), with_templates)
     }
 
-    pub fn json(&self) -> Value {
-        json!({
-            "kind": "JobSetHistory",
-            "apiVersion": "kubectl-jobset/v1",
-            "namespace": self.jobset.namespace(),
-            "name": self.jobset.name(),
-            "attempt": self.jobset.attempt(),
-            "specRevision": self.spec,
-            "runningRevision": self.running,
-            "unobservedAttempts": self.unobserved(),
-            "revisions": self.revisions.iter().map(|r| self.revision_json(r, false)).collect::<Vec<_>>(),
-        })
+    pub fn json(&self) -> HistoryDocument {
+        HistoryDocument {
+            kind: HistoryDocument::KIND.to_owned(),
+            api_version: API_VERSION.to_owned(),
+            namespace: self.jobset.namespace().to_owned(),
+            name: self.jobset.name().to_owned(),
+            attempt: self.jobset.attempt(),
+            spec_revision: self.spec,
+            running_revision: self.running,
+            unobserved_attempts: self.unobserved(),
+            revisions: self.revisions.iter().map(|r| self.revision_json(r, false)).collect(),
+        }
     }
 }
 
@@ -289,20 +277,23 @@ fn write_revision_diff(
     Ok(())
 }
 
-fn revision_diff_json(jobset: &JobSet, from: &Revision, to: &Revision) -> Value {
-    json!({
-        "kind": "JobSetRevisionDiff",
-        "apiVersion": "kubectl-jobset/v1",
-        "namespace": jobset.namespace(),
-        "name": jobset.name(),
-        "from": from.number,
-        "to": to.number,
-        "replicatedJobs": revision_changes(from, to).into_iter().map(|(name, changes)| json!({
-            "name": name,
-            "summary": changes.iter().map(|c| summary_line(&name, c)).collect::<Vec<_>>(),
-            "changes": changes,
-        })).collect::<Vec<_>>(),
-    })
+fn revision_diff_json(jobset: &JobSet, from: &Revision, to: &Revision) -> RevisionDiffDocument {
+    RevisionDiffDocument {
+        kind: RevisionDiffDocument::KIND.to_owned(),
+        api_version: API_VERSION.to_owned(),
+        namespace: jobset.namespace().to_owned(),
+        name: jobset.name().to_owned(),
+        from: from.number,
+        to: to.number,
+        replicated_jobs: revision_changes(from, to)
+            .into_iter()
+            .map(|(name, changes)| ReplicatedJobChanges {
+                summary: changes.iter().map(|c| summary_line(&name, c)).collect(),
+                name,
+                changes,
+            })
+            .collect(),
+    }
 }
 
 /// Parses `A,B` for `--diff`.
@@ -344,5 +335,150 @@ mod tests {
         assert_eq!(parse_revision_pair("-2, -1"), Ok((-2, -1)));
         assert!(parse_revision_pair("1").is_err());
         assert!(parse_revision_pair("a,b").is_err());
+    }
+
+    fn revision(number: i64, image: &str, attempts: &str, cause: Option<&str>) -> Revision {
+        let mut annotations = json!({crate::history::FORMAT_ANNOTATION: crate::history::FORMAT,
+            crate::history::ATTEMPTS_ANNOTATION: attempts, crate::history::RECORDED_ANNOTATION: "2026-11-30T12:00:00Z"});
+        if let Some(cause) = cause {
+            annotations[crate::history::CHANGE_CAUSE] = json!(cause);
+        }
+        let object = json!({
+            "metadata": {"name": format!("train-{number}"),
+                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "u1"}],
+                "labels": {crate::history::HASH_LABEL: format!("hash{number}")}, "annotations": annotations},
+            "data": {"replicatedJobs": [{"name": "workers", "template": {"spec": {"template": {"spec": {
+                "containers": [{"name": "trainer", "image": image}]}}}}}]},
+            "revision": number});
+        crate::history::parse(&serde_json::from_value(object).unwrap(), "u1").unwrap()
+    }
+
+    fn history_fixture() -> (JobSet, Vec<Revision>) {
+        let revisions = vec![revision(1, "app:v1", "0", None), revision(2, "app:v2", "", Some("new image"))];
+        let jobset = JobSet::from_raw(json!({
+            "metadata": {"name": "train", "namespace": "ml", "uid": "u1"},
+            "spec": {"replicatedJobs": [{"name": "workers", "replicas": 1, "template": revisions[1].templates[0].1}]},
+            "status": {"restarts": 2}}))
+        .unwrap();
+        (jobset, revisions)
+    }
+
+    fn json_text(doc: &impl serde::Serialize) -> String {
+        let mut out = Vec::new();
+        render::write_json(&mut out, doc).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn the_history_document_keeps_its_schema_and_parses_back() {
+        let (jobset, revisions) = history_fixture();
+        let view = View::new(&jobset, revisions);
+        let history = json_text(&view.json());
+        insta::assert_snapshot!(history, @r#"
+        {
+          "kind": "JobSetHistory",
+          "apiVersion": "kubectl-jobset/v1",
+          "namespace": "ml",
+          "name": "train",
+          "attempt": 2,
+          "specRevision": 2,
+          "runningRevision": null,
+          "unobservedAttempts": [
+            1,
+            2
+          ],
+          "revisions": [
+            {
+              "revision": 1,
+              "name": "train-1",
+              "hash": "hash1",
+              "spec": false,
+              "running": false,
+              "restartAttempts": [
+                0
+              ],
+              "changeCause": null,
+              "recordedAt": "2026-11-30T12:00:00Z",
+              "source": "spec",
+              "images": [
+                {
+                  "replicatedJob": "workers",
+                  "images": [
+                    "app:v1"
+                  ]
+                }
+              ]
+            },
+            {
+              "revision": 2,
+              "name": "train-2",
+              "hash": "hash2",
+              "spec": true,
+              "running": false,
+              "restartAttempts": [],
+              "changeCause": "new image",
+              "recordedAt": "2026-11-30T12:00:00Z",
+              "source": "spec",
+              "images": [
+                {
+                  "replicatedJob": "workers",
+                  "images": [
+                    "app:v2"
+                  ]
+                }
+              ]
+            }
+          ]
+        }
+        "#);
+        assert_eq!(serde_json::from_str::<HistoryDocument>(&history).unwrap(), view.json());
+    }
+
+    #[test]
+    fn a_revision_document_carries_its_templates() {
+        let (jobset, revisions) = history_fixture();
+        let view = View::new(&jobset, revisions);
+        let revision = json_text(&view.revision_json(&view.revisions[0], true));
+        let parsed: RevisionDocument = serde_json::from_str(&revision).unwrap();
+        assert_eq!(parsed, view.revision_json(&view.revisions[0], true));
+        let templates = parsed.replicated_jobs.expect("--revision shows the templates");
+        assert_eq!(
+            (templates[0].name.as_str(), &templates[0].template),
+            ("workers", &view.revisions[0].templates[0].1)
+        );
+    }
+
+    #[test]
+    fn a_revision_diff_document_keeps_its_schema_and_parses_back() {
+        let (jobset, revisions) = history_fixture();
+        let view = View::new(&jobset, revisions);
+        let diff = json_text(&revision_diff_json(&jobset, &view.revisions[0], &view.revisions[1]));
+        insta::assert_snapshot!(diff, @r#"
+        {
+          "kind": "JobSetRevisionDiff",
+          "apiVersion": "kubectl-jobset/v1",
+          "namespace": "ml",
+          "name": "train",
+          "from": 1,
+          "to": 2,
+          "replicatedJobs": [
+            {
+              "name": "workers",
+              "summary": [
+                "workers: image app:v1 → app:v2 (container trainer)"
+              ],
+              "changes": [
+                {
+                  "path": "spec.template.spec.containers[trainer].image",
+                  "old": "app:v1",
+                  "new": "app:v2"
+                }
+              ]
+            }
+          ]
+        }
+        "#);
+        let parsed: RevisionDiffDocument = serde_json::from_str(&diff).unwrap();
+        assert_eq!(parsed.replicated_jobs[0].summary, ["workers: image app:v1 → app:v2 (container trainer)"]);
     }
 }

@@ -2,12 +2,12 @@
 //! `spec.template.spec.containers[trainer].image`: lists of named items (containers,
 //! env, volumes, ports, ...) are matched by name, not position.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One changed path: `old` is what runs, `new` what the spec would create.
 /// A missing side is `None` (added or removed).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
     pub path: String,
     #[serde(skip_serializing_if = "Option::is_none")]

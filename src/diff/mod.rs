@@ -9,7 +9,7 @@ pub mod unified;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::jobset::{ChildJob, JobSet, labels};
@@ -17,7 +17,7 @@ use changes::{Change, changes};
 use normalize::Normalized;
 
 /// Why a JobSet's Jobs were not compared, if they were not.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum State {
     Compared,

@@ -1,5 +1,7 @@
 //! `kubectl jobset diff` on the real cluster: noise-free on fresh JobSets, exact on edits.
 
+use kubectl_jobset::render::documents::DiffDocument;
+
 use crate::support::*;
 
 const BROAD: &str = include_str!("../fixtures/broad-jobset.yaml");
@@ -20,9 +22,8 @@ async fn a_fresh_jobset_with_many_pod_features_has_no_drift() {
     let out = ns.plugin(&["diff", "broad"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
     let out = ns.plugin(&["diff", "broad", "-o", "json"]);
-    let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["jobsets"][0]["totalJobs"], 3);
-    assert_eq!(doc["jobsets"][0]["drift"], false);
+    let doc: DiffDocument = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!((doc.jobsets[0].total_jobs, doc.jobsets[0].drift), (3, false));
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use kubectl_jobset::render::documents::HistoryDocument;
 use serde_json::Value;
 
 use crate::support::*;
@@ -14,26 +15,17 @@ fn set_image(ns: &TestNs, name: &str, image: &str) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-fn history_json(ns: &TestNs, name: &str) -> Value {
+fn history_json(ns: &TestNs, name: &str) -> HistoryDocument {
     let out = ns.plugin(&["history", name, "-o", "json"]);
     assert_eq!(out.code, 0, "{out:?}");
     serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"))
 }
 
 /// (revision, attempts, spec, running) per revision.
-fn rows(doc: &Value) -> Vec<(i64, Vec<i64>, bool, bool)> {
-    doc["revisions"]
-        .as_array()
-        .unwrap()
+fn rows(doc: &HistoryDocument) -> Vec<(i64, Vec<i32>, bool, bool)> {
+    doc.revisions
         .iter()
-        .map(|r| {
-            (
-                r["revision"].as_i64().unwrap(),
-                r["restartAttempts"].as_array().unwrap().iter().map(|a| a.as_i64().unwrap()).collect(),
-                r["spec"].as_bool().unwrap(),
-                r["running"].as_bool().unwrap(),
-            )
-        })
+        .map(|r| (r.revision, r.restart_attempts.iter().copied().collect(), r.spec, r.running))
         .collect()
 }
 
@@ -70,7 +62,7 @@ async fn revisions_follow_edits_failures_and_restarts() {
     assert_eq!(out.code, 0, "{out:?}");
     let doc = history_json(&ns, "train");
     assert_eq!(rows(&doc), [(1, vec![0], false, false), (2, vec![1, 2], true, true)]);
-    assert_eq!(doc["revisions"][1]["changeCause"], "roll out busybox 1.37");
+    assert_eq!(doc.revisions[1].change_cause.as_deref(), Some("roll out busybox 1.37"));
 
     let out = ns.plugin(&["history", "train"]);
     let lines: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split_whitespace().collect()).collect();
@@ -118,8 +110,8 @@ async fn an_edit_made_before_any_plugin_command_is_rebuilt_from_the_running_jobs
     set_image(&ns, "train", "busybox:1.37");
     let doc = history_json(&ns, "train");
     assert_eq!(rows(&doc), [(1, vec![0], false, true), (2, vec![], true, false)]);
-    assert_eq!(doc["revisions"][0]["source"], "running-jobs");
-    assert_eq!(doc["revisions"][0]["images"][0]["images"][0], "busybox:1.36");
+    assert_eq!(doc.revisions[0].source, "running-jobs");
+    assert_eq!(doc.revisions[0].images[0].images, ["busybox:1.36"]);
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! Least privilege and no secrets: the ClusterRole in the repo is exactly sufficient,
 //! the read-only role degrades cleanly, and no credential is ever printed.
 
-use serde_json::Value;
+use kubectl_jobset::render::documents::HistoryDocument;
 
 use crate::support::*;
 
@@ -43,8 +43,8 @@ async fn every_command_works_with_only_the_clusterrole() {
     ok(&as_user(&ns, "e2e-bob", &["history", "train", "--diff", "-2,-1"]), &[0]);
     let out = as_user(&ns, "e2e-bob", &["history", "train", "-o", "json"]);
     ok(&out, &[0]);
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["revisions"].as_array().unwrap().len(), 2, "{doc}");
+    let doc: HistoryDocument = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.revisions.len(), 2, "{doc:?}");
     let events = ns.kubectl(&["get", "events", "--field-selector", "reason=ManualRestart", "-o", "name"]);
     assert_eq!(String::from_utf8_lossy(&events.stdout).lines().count(), 2, "an Event per restart");
 }

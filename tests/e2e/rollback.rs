@@ -2,6 +2,8 @@
 
 use serde_json::Value;
 
+use kubectl_jobset::render::documents::{DiffDocument, HistoryDocument};
+
 use crate::support::*;
 
 fn set_image(ns: &TestNs, name: &str, image: &str) {
@@ -67,14 +69,14 @@ async fn rollback_restores_the_exact_templates_and_records_it() {
 
     let out = ns.plugin(&["diff", "train", "-o", "json"]);
     assert_eq!(out.code, 1, "the running v2 Jobs are outdated: {out:?}");
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["jobsets"][0]["outdatedJobs"], 2);
+    let doc: DiffDocument = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.jobsets[0].outdated_jobs, 2);
 
     let out = ns.plugin(&["history", "train", "-o", "json"]);
-    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
-    let newest = doc["revisions"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!((newest["revision"].as_i64(), newest["spec"].as_bool()), (Some(3), Some(true)));
-    assert_eq!(newest["changeCause"], "rollback to revision 1");
+    let doc: HistoryDocument = serde_json::from_str(&out.stdout).unwrap();
+    let newest = doc.revisions.last().unwrap();
+    assert_eq!((newest.revision, newest.spec), (3, true));
+    assert_eq!(newest.change_cause.as_deref(), Some("rollback to revision 1"));
 
     let out = ns.plugin(&["rollback", "train", "--to-revision", "-1"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, "skipped rollback: already at revision 3\n"), "{out:?}");
