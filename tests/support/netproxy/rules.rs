@@ -51,9 +51,11 @@ pub enum Fault {
         #[serde(default)]
         message: Option<String>,
     },
-    /// Close the client connection; upstream never sees the request.
+    /// Close the client connection; upstream never sees the request. (Over HTTP/2 this
+    /// ends every request in flight on that connection, as a dropped connection would.)
     ResetBeforeForward,
-    /// Forward and wait for upstream's whole answer, then close the client connection.
+    /// Forward and wait for upstream's whole answer, then close the client connection:
+    /// upstream applied the request, the client never learns the outcome.
     ResetAfterForward,
     /// Forward, send the headers and the first `bytes` bytes of the body, then close.
     Cut { bytes: usize },
