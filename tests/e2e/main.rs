@@ -2,6 +2,8 @@
 //! and the upstream JobSet controller) that tests/cluster/cluster.sh runs.
 //! `make test` starts it and runs these with `--include-ignored`.
 
+#[path = "../support/netproxy_client.rs"]
+mod netproxy_client;
 mod support;
 
 mod catalog;
@@ -10,6 +12,7 @@ mod errors;
 mod fleet;
 mod history;
 mod list;
+mod netproxy;
 mod privilege;
 mod restart;
 mod rollback;
