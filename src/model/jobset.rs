@@ -279,6 +279,11 @@ struct LeanMeta {
     #[serde(default)]
     namespace: Option<String>,
     #[serde(default)]
+    uid: Option<String>,
+    /// Watches resume from it.
+    #[serde(default)]
+    resource_version: Option<String>,
+    #[serde(default)]
     labels: Option<std::collections::BTreeMap<String, String>>,
     #[serde(default)]
     annotations: Option<std::collections::BTreeMap<String, String>>,
@@ -293,6 +298,8 @@ impl From<LeanMeta> for ObjectMeta {
         ObjectMeta {
             name: lean.name,
             namespace: lean.namespace,
+            uid: lean.uid,
+            resource_version: lean.resource_version,
             labels: lean.labels,
             annotations: lean.annotations,
             owner_references: lean.owner_references,
