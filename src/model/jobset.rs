@@ -49,6 +49,33 @@ pub struct JobSetSpec {
     pub suspend: Option<bool>,
     #[serde(default)]
     pub managed_by: Option<String>,
+    #[serde(default)]
+    pub startup_policy: Option<StartupPolicy>,
+    #[serde(default)]
+    pub failure_policy: Option<FailurePolicy>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupPolicy {
+    /// `AnyOrder` (the default) or `InOrder`.
+    #[serde(default)]
+    pub startup_policy_order: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailurePolicy {
+    #[serde(default)]
+    pub max_restarts: i32,
+}
+
+/// `replicatedJobs[].dependsOn[]`: start only once `name` is `Ready` or `Complete`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DependsOn {
+    pub name: String,
+    pub status: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -57,6 +84,8 @@ pub struct ReplicatedJob {
     pub name: String,
     #[serde(default = "one")]
     pub replicas: i32,
+    #[serde(default)]
+    pub depends_on: Vec<DependsOn>,
     /// The Job template, kept raw (it is what the controller copies into each Job).
     #[serde(skip_deserializing)]
     pub template: Value,

@@ -3,4 +3,5 @@
 
 pub mod jobset;
 pub mod patch;
+pub mod startup;
 pub mod summary;

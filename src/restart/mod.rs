@@ -63,6 +63,40 @@ pub fn plan(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions, now: &str
 }
 
 fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<String> {
+    if let Some(why) = cannot_restart(jobset) {
+        return Some(why);
+    }
+    let unlabelled: Vec<&str> = jobs.iter().filter(|j| j.attempt().is_none()).map(|j| j.name()).collect();
+    if !unlabelled.is_empty() {
+        return Some(format!(
+            "{} carry no integer jobset.sigs.k8s.io/restart-attempt label, and the JobSet controller cannot \
+             reconcile a JobSet with such Jobs; fix or delete them first",
+            unlabelled.join(", ")
+        ));
+    }
+    if !opts.force
+        && let Some(why) = restart_in_progress(jobset, jobs)
+    {
+        return Some(format!(
+            "the previous restart is still in progress: {why}; wait for it to finish, or pass --force"
+        ));
+    }
+    if opts.count_towards_max {
+        let max = jobset.spec.failure_policy.as_ref().map_or(0, |p| p.max_restarts);
+        let counted = jobset.status.restarts_count_towards_max;
+        if counted + 1 > max {
+            return Some(format!(
+                "--count-towards-max: this would be restart {} of failurePolicy.maxRestarts {max}; \
+                 drop --count-towards-max to restart without counting it",
+                counted + 1
+            ));
+        }
+    }
+    None
+}
+
+/// Why the controller would not act on a restart of this JobSet at all, if it would not.
+fn cannot_restart(jobset: &JobSet) -> Option<String> {
     let state = crate::diff::state_of(jobset);
     if state == crate::diff::State::Completed || state == crate::diff::State::Failed {
         let what = if state == crate::diff::State::Completed { "completed" } else { "failed" };
@@ -86,41 +120,48 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
                 .to_owned(),
         );
     }
+    None
+}
+
+/// Why the JobSet's current restart attempt has not finished, if it has not: Jobs of an
+/// earlier attempt remain (deleting or not); Jobs of the current attempt that the
+/// controller should have created by now (startupPolicy and dependsOn allowing) do not
+/// exist yet; or the RestartingJobSet condition still holds for the current attempt (the
+/// controller clears it once every Job is ready).
+pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String> {
     let attempt = jobset.attempt();
-    let previous: Vec<&str> = jobs
+    let old: Vec<String> = jobs
         .iter()
         .filter(|j| {
             j.attempt().is_some_and(|a| a < attempt) || (j.is_deleting() && j.attempt() == Some(attempt))
         })
-        .map(|j| j.name())
+        .map(|j| j.name().to_owned())
         .collect();
-    let unlabelled: Vec<&str> = jobs.iter().filter(|j| j.attempt().is_none()).map(|j| j.name()).collect();
-    if !unlabelled.is_empty() {
+    if !old.is_empty() {
+        return Some(format!("{} of an earlier attempt still exist", old.join(", ")));
+    }
+    let missing = crate::model::startup::missing_jobs(jobset, jobs);
+    if !missing.is_empty() {
         return Some(format!(
-            "{} carry no integer jobset.sigs.k8s.io/restart-attempt label, and the JobSet controller cannot \
-             reconcile a JobSet with such Jobs; fix or delete them first",
-            unlabelled.join(", ")
+            "attempt {attempt} is still being created: {} not created yet",
+            crate::diff::job_range(&missing)
         ));
     }
-    if !previous.is_empty() && !opts.force {
-        return Some(format!(
-            "the previous restart is still in progress: {} of an earlier attempt still exist; \
-             wait for them to be deleted, or pass --force",
-            previous.join(", ")
-        ));
+    let restarting =
+        jobset.status.conditions.iter().find(|c| c.type_ == "RestartingJobSet" && c.status == "True")?;
+    // Our own condition names its attempt; the controller's is always about the current one.
+    let ours = restarting.reason.as_deref() == Some(RESTART_REASON);
+    let current =
+        restarting.message.as_deref().is_some_and(|m| m.starts_with(&format!("restart {attempt} ")));
+    if ours && !current {
+        return None;
     }
-    if opts.count_towards_max {
-        let max = jobset.raw["spec"]["failurePolicy"]["maxRestarts"].as_i64().unwrap_or(0);
-        let counted = i64::from(jobset.status.restarts_count_towards_max);
-        if counted + 1 > max {
-            return Some(format!(
-                "--count-towards-max: this would be restart {} of failurePolicy.maxRestarts {max}; \
-                 drop --count-towards-max to restart without counting it",
-                counted + 1
-            ));
-        }
-    }
-    None
+    let (ready, expected) = progress(jobset, jobs, attempt, true);
+    Some(format!(
+        "attempt {attempt} is still starting: the RestartingJobSet condition is True ({}) until every Job is \
+         ready ({ready}/{expected} ready)",
+        restarting.reason.as_deref().unwrap_or("no reason")
+    ))
 }
 
 /// The JSON patch for a whole-JobSet restart.
@@ -279,6 +320,17 @@ mod tests {
         serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}})).unwrap()
     }
 
+    /// Every Job of the current attempt, there and ready: no restart in progress.
+    fn running(js: &JobSet) -> Vec<ChildJob> {
+        (0..2)
+            .map(|i| {
+                let mut j = job(&format!("js-w-{i}"), js.attempt(), json!({}));
+                j.status = Some(serde_json::from_value(json!({"ready": 1})).unwrap());
+                j
+            })
+            .collect()
+    }
+
     fn opts() -> RestartOptions {
         RestartOptions {
             requested_by: "alice".into(),
@@ -298,7 +350,7 @@ mod tests {
     fn restart_bumps_attempt_with_a_test_guard_and_a_condition() {
         let js =
             jobset(json!({"restarts": 2, "conditions": [{"type": "Other", "status": "True"}]}), json!({}));
-        let Decision::Patch { ops, from, to } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let Decision::Patch { ops, from, to } = plan(&js, &running(&js), &opts(), NOW) else { panic!() };
         let ops = values(&ops);
         assert_eq!((from, to), (2, 3));
         assert_eq!(
@@ -316,7 +368,7 @@ mod tests {
     #[test]
     fn first_restart_is_guarded_by_resource_version() {
         let js = jobset(json!({"replicatedJobsStatus": []}), json!({}));
-        let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let Decision::Patch { ops, .. } = plan(&js, &running(&js), &opts(), NOW) else { panic!() };
         let ops = values(&ops);
         assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "42"}));
         assert_eq!(ops[1], json!({"op": "add", "path": "/status/restarts", "value": 1}));
@@ -329,7 +381,7 @@ mod tests {
             json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "False"}]}),
             json!({}),
         );
-        let Decision::Patch { ops, .. } = plan(&js, &[], &opts(), NOW) else { panic!() };
+        let Decision::Patch { ops, .. } = plan(&js, &running(&js), &opts(), NOW) else { panic!() };
         let ops = values(&ops);
         assert_eq!(
             ops[2],
@@ -343,12 +395,12 @@ mod tests {
         let mut o = opts();
         o.count_towards_max = true;
         let js = jobset(json!({"restarts": 1, "restartsCountTowardsMax": 1}), json!({}));
-        let Decision::Patch { ops, .. } = plan(&js, &[], &o, NOW) else { panic!() };
+        let Decision::Patch { ops, .. } = plan(&js, &running(&js), &o, NOW) else { panic!() };
         let ops = values(&ops);
         assert!(ops.contains(&json!({"op": "test", "path": "/status/restartsCountTowardsMax", "value": 1})));
         assert!(ops.contains(&json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": 2})));
         let js = jobset(json!({"restarts": 2, "restartsCountTowardsMax": 2}), json!({}));
-        let Decision::Refuse(why) = plan(&js, &[], &o, NOW) else { panic!() };
+        let Decision::Refuse(why) = plan(&js, &running(&js), &o, NOW) else { panic!() };
         assert!(why.contains("maxRestarts 2"), "{why}");
     }
 
@@ -364,13 +416,13 @@ mod tests {
             (jobset(json!({}), json!({"suspend": true})), "suspended"),
         ];
         for (js, want) in cases {
-            match plan(&js, &[], &opts(), NOW) {
+            match plan(&js, &running(&js), &opts(), NOW) {
                 Decision::Refuse(why) => assert!(why.contains(want), "{why}"),
                 other => panic!("{want}: {other:?}"),
             }
         }
         let js = jobset(json!({}), json!({"managedBy": JOBSET_CONTROLLER}));
-        assert!(matches!(plan(&js, &[], &opts(), NOW), Decision::Patch { .. }));
+        assert!(matches!(plan(&js, &running(&js), &opts(), NOW), Decision::Patch { .. }));
     }
 
     #[test]
@@ -399,15 +451,54 @@ mod tests {
     }
 
     #[test]
+    fn a_restart_is_in_progress_until_every_job_of_the_attempt_exists_and_is_ready() {
+        // The race of four simultaneous restarts: attempt 1's old Jobs are gone, but only
+        // one of its new Jobs exists yet.
+        let js = jobset(json!({"restarts": 1}), json!({}));
+        let Decision::Refuse(why) = plan(&js, &[job("js-w-0", 1, json!({}))], &opts(), NOW) else { panic!() };
+        assert!(why.contains("attempt 1 is still being created: js-w-1 not created yet"), "{why}");
+        // Every Job is there, but our condition for this attempt still holds (not ready).
+        let condition = |message: &str| {
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True",
+                "reason": "ManualRestart", "message": message}]})
+        };
+        let js = jobset(condition("restart 1 requested by bob with kubectl-jobset"), json!({}));
+        let created = [job("js-w-0", 1, json!({})), job("js-w-1", 1, json!({}))];
+        let Decision::Refuse(why) = plan(&js, &created, &opts(), NOW) else { panic!() };
+        assert!(
+            why.contains("RestartingJobSet condition is True (ManualRestart)") && why.contains("0/2 ready"),
+            "{why}"
+        );
+        assert!(why.contains("--force"), "{why}");
+        // The controller's own condition (after a failure) counts the same way.
+        let js = jobset(
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy"}]}),
+            json!({}),
+        );
+        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Refuse(_)));
+        // Our condition from an earlier attempt is stale, and a False one is done.
+        let js = jobset(condition("restart 0 requested by bob with kubectl-jobset"), json!({}));
+        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }));
+        let js = jobset(
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "False", "reason": "JobsReady"}]}),
+            json!({}),
+        );
+        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { .. }));
+        let mut o = opts();
+        o.force = true;
+        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Patch { .. }), "--force overrides");
+    }
+
+    #[test]
     fn expect_attempt_makes_scripts_idempotent() {
         let js = jobset(json!({"restarts": 3}), json!({}));
         let mut o = opts();
         o.expect_attempt = Some(2);
-        assert_eq!(plan(&js, &[], &o, NOW), Decision::AlreadyRestarted { attempt: 3 });
+        assert_eq!(plan(&js, &running(&js), &o, NOW), Decision::AlreadyRestarted { attempt: 3 });
         o.expect_attempt = Some(4);
-        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Refuse(_)));
+        assert!(matches!(plan(&js, &running(&js), &o, NOW), Decision::Refuse(_)));
         o.expect_attempt = Some(3);
-        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Patch { from: 3, to: 4, .. }));
+        assert!(matches!(plan(&js, &running(&js), &o, NOW), Decision::Patch { from: 3, to: 4, .. }));
     }
 
     #[test]
@@ -418,10 +509,17 @@ mod tests {
         );
         let mut o = opts();
         o.job = Some(("w".into(), 1));
-        let Decision::Refuse(why) = plan(&js, &[job("js-w-1", 0, json!({}))], &o, NOW) else { panic!() };
+        let Decision::Refuse(why) =
+            plan(&js, &[job("js-w-0", 0, json!({})), job("js-w-1", 0, json!({}))], &o, NOW)
+        else {
+            panic!()
+        };
         assert!(why.contains("RestartJob feature gate is off"), "{why}");
         let with_gate = job("js-w-1", 0, json!({"jobset.sigs.k8s.io/job-restart-attempt": "4"}));
-        let Decision::Patch { ops, .. } = plan(&js, &[with_gate], &o, NOW) else { panic!() };
+        let Decision::Patch { ops, .. } = plan(&js, &[job("js-w-0", 0, json!({})), with_gate], &o, NOW)
+        else {
+            panic!()
+        };
         let ops = values(&ops);
         assert_eq!(
             ops,
@@ -432,7 +530,7 @@ mod tests {
             ]
         );
         o.job = Some(("w".into(), 7));
-        assert!(matches!(plan(&js, &[], &o, NOW), Decision::Refuse(_)));
+        assert!(matches!(plan(&js, &running(&js), &o, NOW), Decision::Refuse(_)));
     }
 
     #[test]

@@ -56,6 +56,7 @@ async fn revisions_follow_edits_failures_and_restarts() {
     ns.fail_job("train-workers-0").await;
     ns.wait_for_attempt_jobs("train", 1, 2).await;
     assert_eq!(rows(&history_json(&ns, "train")), [(1, vec![0], false, false), (2, vec![1], true, true)]);
+    ns.settle("train", 1, 2).await;
 
     // A manual restart: attempt 2 on revision 2, with its reason as the change cause.
     let out = ns.plugin(&["restart", "train", "--reason", "roll out busybox 1.37", "--wait"]);

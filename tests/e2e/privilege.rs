@@ -39,6 +39,7 @@ async fn every_command_works_with_only_the_clusterrole() {
         ),
         &[0],
     );
+    ns.settle("train", 1, 2).await;
     ok(&as_user(&ns, "e2e-bob", &["rollback", "train", "-y", "--restart", "--wait"]), &[0]);
     ok(&as_user(&ns, "e2e-bob", &["history", "train", "--diff", "-2,-1"]), &[0]);
     let out = as_user(&ns, "e2e-bob", &["history", "train", "-o", "json"]);

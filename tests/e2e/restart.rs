@@ -68,11 +68,11 @@ async fn restart_recreates_every_job_from_the_current_spec() {
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
 
     // --count-towards-max respects failurePolicy.maxRestarts (1).
-    ns.wait_for_attempt_jobs("train", 1, 3).await;
+    ns.settle("train", 1, 3).await;
     let out = ns.plugin(&["restart", "train", "--count-towards-max"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(ns.jobset("train").await["status"]["restartsCountTowardsMax"], 1);
-    ns.wait_for_attempt_jobs("train", 2, 3).await;
+    ns.settle("train", 2, 3).await;
     let out = ns.plugin(&["restart", "train", "--count-towards-max"]);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("maxRestarts 1"), "{out:?}");
@@ -221,7 +221,7 @@ async fn wait_ready_times_out_naming_what_is_missing_and_stops_when_deleted() {
     assert!(out.stdout.contains("restarted (attempt 0 → 1)"), "{out:?}");
     assert!(out.stderr.contains("timed out after 3s waiting for jobset train restart 1: 2 of 2 jobs not ready (train-workers-0..1)"), "{out:?}");
 
-    ns.wait_for_attempt_jobs("train", 1, 2).await;
+    ns.settle("train", 1, 2).await;
     let name = ns.name.clone();
     let waiter = std::thread::spawn(move || {
         run_plugin(&["restart", "train", "--wait=ready", "--timeout=60s"], Some(&name), &[])

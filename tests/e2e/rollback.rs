@@ -27,6 +27,7 @@ async fn v1_then_v2(ns: &TestNs, extra_spec: &str) -> Value {
     set_image(ns, "train", "busybox:1.37");
     let out = ns.plugin(&["restart", "train", "--wait"]);
     assert_eq!(out.code, 0, "{out:?}");
+    ns.settle("train", 1, 3).await;
     v1
 }
 

@@ -196,6 +196,23 @@ impl TestNs {
         .await
     }
 
+    /// Lets attempt `attempt` finish starting, as kubelets would: waits for its `count`
+    /// Jobs, marks them ready, and waits for the controller to clear RestartingJobSet.
+    /// Until then kubectl-jobset refuses another restart (it is still in progress).
+    pub async fn settle(&self, jobset: &str, attempt: i32, count: usize) {
+        for job in self.wait_for_attempt_jobs(jobset, attempt, count).await {
+            self.ready_job(job.metadata.name.as_deref().unwrap()).await;
+        }
+        wait_for(&format!("jobset {jobset} attempt {attempt} ready"), Duration::from_secs(60), || async {
+            let status = self.jobset(jobset).await["status"].clone();
+            let conditions = status["conditions"].as_array().cloned().unwrap_or_default();
+            let restarting =
+                conditions.iter().any(|c| c["type"] == "RestartingJobSet" && c["status"] == "True");
+            (!restarting).then_some(())
+        })
+        .await;
+    }
+
     /// Adds FailureTarget; the real job controller then fails the Job.
     pub async fn fail_job(&self, job: &str) {
         self.add_job_condition(job, "FailureTarget", "BackoffLimitExceeded", "e2e simulated failure").await;

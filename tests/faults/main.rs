@@ -151,6 +151,42 @@ async fn a_stopped_jobset_controller_is_named_when_waiting_times_out() {
     ns.wait_for_attempt_jobs("train", 1, 2).await;
 }
 
+/// Issue 18: a process that reads the JobSet while its attempt's Jobs are not all there
+/// yet must not restart it again. With the controller stopped, a Job deleted by hand
+/// stays missing, so the window is held open deterministically.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_restart_is_refused_while_the_current_attempt_is_incomplete() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("fault-incomplete").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    cluster(&["stop-component", "jobset"]);
+    let deleted = ns.kubectl(&["delete", "job", "train-workers-1", "--cascade=background"]);
+    let out = ns.plugin(&["restart", "train"]);
+    let forced = ns.plugin(&["restart", "train", "--force", "--dry-run=client"]);
+    cluster(&["start-component", "jobset"]);
+    assert!(deleted.status.success(), "{}", String::from_utf8_lossy(&deleted.stderr));
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(
+        out.stderr.trim(),
+        "error: jobset.jobset.x-k8s.io/train not restarted: the previous restart is still in progress: \
+         attempt 0 is still being created: train-workers-1 not created yet; wait for it to finish, or pass --force",
+        "one line, naming the missing Job"
+    );
+    assert_eq!(
+        jobset_json(&ns, "train")["status"]["restarts"].as_i64().unwrap_or(0),
+        0,
+        "nothing was changed"
+    );
+    assert_eq!(forced.code, 0, "--force overrides: {forced:?}");
+    // Back up, the controller recreates the Job and a restart goes through.
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    let out = ns.plugin(&["restart", "train"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(jobset_json(&ns, "train")["status"]["restarts"], 1);
+}
+
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn the_harness_script_handles_repeats_cleanly() {
