@@ -5,5 +5,6 @@ mod connect;
 pub mod request_log;
 pub mod retry;
 pub mod watch;
+pub mod writes;
 
 pub use connect::{Cluster, ConnectOptions, connect};

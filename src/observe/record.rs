@@ -12,14 +12,16 @@ use super::compare::Defaulter;
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::{CONTROLLER_REVISIONS, is_precondition_failure};
+use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::diff::normalize::rebuild_template;
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite};
 use crate::model::jobset::JobSet;
 
-/// How many times a JobSet's history is re-read and re-planned after a lost race.
-const MAX_TRIES: usize = 3;
+/// How many times a JobSet's history is planned and written (re-read and re-planned
+/// after a lost race, a lost answer or throttling).
+const MAX_TRIES: u32 = 3;
 
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
@@ -166,8 +168,9 @@ fn running_state(
     Running::Rebuilt(rebuilt)
 }
 
-/// Plans and performs the writes for one JobSet, re-reading only after a lost race.
-/// The server's answers keep the in-memory revisions current without another list.
+/// Plans and performs the writes for one JobSet, re-reading only after a lost race,
+/// a lost answer (the write may have landed) or throttling. The server's answers keep
+/// the in-memory revisions current without another list.
 async fn write_history(
     cluster: &Cluster,
     observation: &Observation<'_>,
@@ -176,43 +179,23 @@ async fn write_history(
 ) -> Result<Vec<Revision>> {
     let jobset = observation.jobset;
     let ns = jobset.namespace();
-    for _ in 0..MAX_TRIES {
+    for tries in 1..=MAX_TRIES {
         let writes = history::plan_writes(observation, &revisions);
         if writes.is_empty() {
             return Ok(revisions);
         }
         let mut lost_race = false;
         for write in &writes {
-            let result = match write {
-                StoreWrite::Create(object) => {
-                    cluster.create(CONTROLLER_REVISIONS, Some(ns), object, false).await.map(Some)
-                }
-                StoreWrite::Patch { name, ops } => {
-                    cluster.json_patch(CONTROLLER_REVISIONS, ns, name, None, ops, false).await.map(Some)
-                }
-                StoreWrite::Delete { name, resource_version } => {
-                    match cluster.delete_if_unchanged(CONTROLLER_REVISIONS, ns, name, resource_version).await
-                    {
-                        // Changed since we read it: leave it for a later run.
-                        Err(e) if is_precondition_failure(&e) => Ok(None),
-                        Err(Error::NotFound { .. }) | Ok(()) => {
-                            revisions.retain(|r| &r.name != name);
-                            Ok(None)
-                        }
-                        Err(e) => Err(e),
-                    }
-                }
-            };
-            match result {
-                Ok(Some(stored)) => {
-                    if let Ok(revision) = history::parse(&stored, jobset.uid()) {
-                        revisions.retain(|r| r.name != revision.name);
-                        revisions.push(revision);
-                        revisions.sort_by_key(|r| r.number);
-                    }
-                }
-                Ok(None) => {}
+            match perform(cluster, jobset, write, &mut revisions).await {
+                Ok(()) => {}
                 Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => {
+                    lost_race = true;
+                    break;
+                }
+                // Throttled, or the answer was lost: wait, then plan again from what is
+                // stored (a create that landed is listed, and is not made twice).
+                Err(e) if tries < MAX_TRIES && write_failure(&e) != WriteFailure::Final => {
+                    tokio::time::sleep(write_backoff(tries)).await;
                     lost_race = true;
                     break;
                 }
@@ -222,12 +205,46 @@ async fn write_history(
         if !lost_race {
             return Ok(revisions);
         }
-        // Someone recorded at the same time: start again from what is stored now.
+        // Someone recorded at the same time (or our write's answer was lost): start again
+        // from what is stored now.
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
         let raw: Vec<Value> = cluster.list(CONTROLLER_REVISIONS, Some(ns), Some(&selector)).await?;
         revisions = parse_revisions(&raw, jobset, err)?;
     }
     Ok(revisions)
+}
+
+/// One history write; `revisions` follows what the server stored or deleted.
+async fn perform(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    write: &StoreWrite,
+    revisions: &mut Vec<Revision>,
+) -> Result<()> {
+    let ns = jobset.namespace();
+    let stored = match write {
+        StoreWrite::Create(object) => cluster.create(CONTROLLER_REVISIONS, Some(ns), object, false).await?,
+        StoreWrite::Patch { name, ops } => {
+            cluster.json_patch(CONTROLLER_REVISIONS, ns, name, None, ops, false).await?
+        }
+        StoreWrite::Delete { name, resource_version } => {
+            return match cluster.delete_if_unchanged(CONTROLLER_REVISIONS, ns, name, resource_version).await {
+                // Changed since we read it: leave it for a later run.
+                Err(e) if is_precondition_failure(&e) => Ok(()),
+                Err(Error::NotFound { .. }) | Ok(()) => {
+                    revisions.retain(|r| &r.name != name);
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            };
+        }
+    };
+    if let Ok(revision) = history::parse(&stored, jobset.uid()) {
+        revisions.retain(|r| r.name != revision.name);
+        revisions.push(revision);
+        revisions.sort_by_key(|r| r.number);
+    }
+    Ok(())
 }
 
 fn is_already_exists(e: &Error) -> bool {
