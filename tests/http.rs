@@ -279,11 +279,24 @@ async fn restart_server(
         } else if path.ends_with("/jobsets/train") {
             gets += 1;
             respond(send, StatusCode::OK, restarted(get_attempt(gets)));
+        } else if path.ends_with("/jobs") {
+            respond(send, StatusCode::OK, list(vec![child_job("train", "ml", 0)], None));
         } else {
             respond(send, StatusCode::OK, list(vec![], None));
         }
     }
     seen
+}
+
+/// The JobSet's one Job, of `attempt`, as the controller creates it.
+fn child_job(jobset: &str, ns: &str, attempt: i64) -> Value {
+    json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": format!("{jobset}-w-0"), "namespace": ns, "resourceVersion": "7",
+            "labels": {"jobset.sigs.k8s.io/jobset-name": jobset, "jobset.sigs.k8s.io/replicatedjob-name": "w",
+                "jobset.sigs.k8s.io/restart-attempt": attempt.to_string(), "jobset.sigs.k8s.io/job-index": "0"},
+            "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": jobset,
+                "uid": format!("uid-{jobset}"), "controller": true}]},
+        "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "app:v1"}]}}}})
 }
 
 #[tokio::test]

@@ -1,4 +1,5 @@
-//! HTTP-level tests of retries and transport-failure messages: a scripted API server
+//! HTTP-level tests of retries, transport-failure messages and guarded writes whose answer
+//! is lost (re-read, then decided): a scripted API server
 //! (tower-test) behind the same retry and request-log layers `connect` installs.
 
 use std::io;
@@ -241,4 +242,120 @@ async fn an_untrusted_certificate_is_not_retried_and_is_the_only_failure_suggest
     assert!(matches!(err, Error::Tls { .. }), "{text}");
     assert!(text.contains("invalid peer certificate"), "{text}");
     assert!(text.contains("--insecure-skip-tls-verify"), "{text}");
+}
+
+// Guarded writes whose answer is lost: the re-read decides, and a restart is never sent twice.
+
+use kubectl_jobset::execute::{DryRun, Outcome, restart_one};
+use kubectl_jobset::model::jobset::JobSet;
+use kubectl_jobset::restart::RestartOptions;
+
+const STATUS_URL: &str =
+    "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset";
+const GET_URL: &str = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train";
+const EVENTS_URL: &str = "/api/v1/namespaces/ml/events?&fieldManager=kubectl-jobset";
+/// The condition message our restart from attempt 0 writes.
+const OUR_MESSAGE: &str = "restart 1 requested by alice with kubectl-jobset";
+
+fn train(restarts: i32, conditions: Value) -> Value {
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "train", "namespace": "ml", "uid": "uid-train", "resourceVersion": "7"},
+        "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {}}]},
+        "status": {"restarts": restarts, "conditions": conditions}})
+}
+
+fn restarted_by(message: &str) -> Value {
+    train(
+        1,
+        json!([{"type": "RestartingJobSet", "status": "True", "reason": "ManualRestart", "message": message}]),
+    )
+}
+
+async fn restart(script: Vec<Answer>) -> (Outcome, Vec<String>, String) {
+    let (cluster, handle, lines) = cluster(quick());
+    let server = tokio::spawn(serve(handle, script));
+    let jobset = JobSet::from_raw(train(0, json!([]))).unwrap();
+    let options = RestartOptions { requested_by: "alice".into(), ..Default::default() };
+    let outcome = restart_one(&cluster, &jobset, &[], &options, DryRun::None).await;
+    (outcome, server.await.unwrap(), lines.text())
+}
+
+fn event() -> Answer {
+    Answer::Json(StatusCode::CREATED, json!({"kind": "Event"}), None)
+}
+
+#[tokio::test]
+async fn a_restart_answered_503_whose_reread_shows_it_landed_is_one_patch_reported_restarted() {
+    let script = vec![status(503, "ServiceUnavailable", None), ok(restarted_by(OUR_MESSAGE)), event()];
+    let (outcome, seen, log) = restart(script).await;
+    assert!(matches!(outcome, Outcome::Restarted { from: 0, to: 1, .. }), "{outcome:?}");
+    assert_eq!(
+        seen,
+        [format!("PATCH {STATUS_URL}"), format!("GET {GET_URL}"), format!("POST {EVENTS_URL}")],
+        "{log}"
+    );
+    assert!(log.contains("the answer to the restart of jobset.jobset.x-k8s.io/train was lost"), "{log}");
+}
+
+#[tokio::test]
+async fn a_restart_answered_503_whose_reread_shows_no_change_is_sent_again_once() {
+    let script = vec![
+        status(503, "ServiceUnavailable", None),
+        ok(train(0, json!([]))),
+        ok(restarted_by(OUR_MESSAGE)),
+        event(),
+    ];
+    let (outcome, seen, log) = restart(script).await;
+    assert!(matches!(outcome, Outcome::Restarted { from: 0, to: 1, .. }), "{outcome:?}");
+    let patches = seen.iter().filter(|s| s.starts_with("PATCH ")).count();
+    assert_eq!(patches, 2, "{seen:?}");
+    assert_eq!(seen.len(), 4, "PATCH, GET, PATCH, POST event: {seen:?}\n{log}");
+}
+
+#[tokio::test]
+async fn a_reset_restart_whose_reread_shows_it_landed_is_one_patch_reported_restarted() {
+    let script =
+        vec![Answer::Fail(io::ErrorKind::ConnectionReset.into()), ok(restarted_by(OUR_MESSAGE)), event()];
+    let (outcome, seen, _) = restart(script).await;
+    assert!(matches!(outcome, Outcome::Restarted { from: 0, to: 1, .. }), "{outcome:?}");
+    assert_eq!(seen.iter().filter(|s| s.starts_with("PATCH ")).count(), 1, "{seen:?}");
+    assert_eq!(seen.len(), 3, "{seen:?}");
+}
+
+#[tokio::test]
+async fn a_reset_restart_whose_reread_shows_no_change_is_sent_again_once() {
+    let script = vec![
+        Answer::Fail(io::ErrorKind::ConnectionReset.into()),
+        ok(train(0, json!([]))),
+        ok(restarted_by(OUR_MESSAGE)),
+        event(),
+    ];
+    let (outcome, seen, _) = restart(script).await;
+    assert!(matches!(outcome, Outcome::Restarted { from: 0, to: 1, .. }), "{outcome:?}");
+    assert_eq!(seen.iter().filter(|s| s.starts_with("PATCH ")).count(), 2, "{seen:?}");
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}
+
+#[tokio::test]
+async fn a_lost_restart_answer_with_someone_elses_restart_behind_it_is_already_restarted() {
+    let theirs = "restart 1 requested by bob with kubectl-jobset";
+    let script = vec![status(504, "Timeout", None), ok(restarted_by(theirs))];
+    let (outcome, seen, _) = restart(script).await;
+    assert!(matches!(outcome, Outcome::AlreadyRestarted { attempt: 1 }), "{outcome:?}");
+    assert_eq!(seen.len(), 2, "no second PATCH, no Event: {seen:?}");
+}
+
+#[tokio::test]
+async fn a_throttled_patch_is_sent_again_after_retry_after_by_the_retry_layer() {
+    let script = vec![status(429, "TooManyRequests", Some("1")), ok(restarted_by(OUR_MESSAGE)), event()];
+    let started = std::time::Instant::now();
+    let (outcome, seen, log) = restart(script).await;
+    assert!(matches!(outcome, Outcome::Restarted { from: 0, to: 1, .. }), "{outcome:?}");
+    assert!(started.elapsed() >= Duration::from_secs(1), "Retry-After was not honoured");
+    assert_eq!(
+        seen,
+        [format!("PATCH {STATUS_URL}"), format!("PATCH {STATUS_URL}"), format!("POST {EVENTS_URL}")]
+    );
+    let retry = format!("retrying PATCH {STATUS_URL} after 429 Too Many Requests (try 2 of 5, in 1s)");
+    assert!(log.contains(&retry), "{log}");
 }

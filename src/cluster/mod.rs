@@ -6,5 +6,6 @@ pub mod events;
 pub mod request_log;
 pub mod retry;
 pub mod watch;
+pub mod writes;
 
 pub use connect::{Cluster, ConnectOptions, connect};

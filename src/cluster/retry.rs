@@ -3,8 +3,10 @@
 //! Reads (GET and LIST, not watches) and server-side dry-run creates are retried when
 //! the connection is lost mid-answer or the API server answers 429, 503 or 504, with
 //! capped, jittered exponential backoff (or the server's `Retry-After`, capped), at most
-//! [`RetryPolicy::max_tries`] tries and never past `--request-timeout`. Writes are never
-//! retried here: a write that may have been applied must be re-read, not re-sent.
+//! [`RetryPolicy::max_tries`] tries and never past `--request-timeout`. Writes are
+//! retried here only after a 429, which the API server sends before doing anything; a
+//! write whose answer was lost (or 5xx) may have been applied, so it goes back to the
+//! caller, which re-reads before deciding (`crate::execute::unknown`).
 //!
 //! The answer to a retried request is read in full inside this layer, so a body cut
 //! short is seen (and retried) here rather than after the response has been handed on.
@@ -70,6 +72,30 @@ pub fn is_idempotent(method: &Method, uri: &Uri) -> bool {
         Method::GET | Method::HEAD => !has("watch", &["true", "1"]),
         Method::POST => has("dryRun", &["All"]),
         _ => false,
+    }
+}
+
+/// Which failures a request may be sent again after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retries {
+    /// Reads and dry runs: any transient failure (429, 503, 504, a lost connection).
+    Transient,
+    /// Writes: only a 429, which the API server's max-in-flight and API Priority and
+    /// Fairness filters answer before the request does anything. Any other failure of a
+    /// write goes back to the caller, whose guarded write re-reads before deciding.
+    Throttled,
+    /// Watches, whose answer never ends.
+    Never,
+}
+
+/// How far a request may be retried (see [`Retries`]).
+pub fn retries_for(method: &Method, uri: &Uri) -> Retries {
+    if is_idempotent(method, uri) {
+        return Retries::Transient;
+    }
+    match *method {
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE => Retries::Throttled,
+        _ => Retries::Never,
     }
 }
 
@@ -151,7 +177,7 @@ pub fn format_wait(wait: Duration) -> String {
 }
 
 /// A number in 0.0..1.0 that differs from call to call (std's per-instance hash keys).
-fn jitter() -> f64 {
+pub fn jitter() -> f64 {
     let bits = std::collections::hash_map::RandomState::new().build_hasher().finish();
     (bits >> 11) as f64 / (1u64 << 53) as f64
 }
@@ -212,19 +238,21 @@ where
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
         let inner = self.inner.clone();
-        if !is_idempotent(request.method(), request.uri()) || request.body().try_clone().is_none() {
+        let retries = retries_for(request.method(), request.uri());
+        if retries == Retries::Never || request.body().try_clone().is_none() {
             return Box::pin(async move {
                 let response = inner.oneshot(request).await?;
                 Ok(response.map(|body| body.map_err(Into::into).boxed_unsync()))
             });
         }
-        Box::pin(send_with_retries(inner, request, self.policy.clone(), self.log.clone()))
+        Box::pin(send_with_retries(inner, request, retries, self.policy.clone(), self.log.clone()))
     }
 }
 
 async fn send_with_retries<S, B>(
     inner: S,
     request: Request<Body>,
+    retries: Retries,
     policy: RetryPolicy,
     log: Arc<RequestLog>,
 ) -> Result<Response<RetryBody>, BoxError>
@@ -247,10 +275,14 @@ where
             }
         };
         let (reason, asked) = match &outcome {
-            Ok(response) => match retryable_status(response.status()) {
-                Some(reason) => (reason, retry_after(response.headers())),
-                None => return outcome,
-            },
+            Ok(response) => {
+                let status = response.status();
+                match retryable_status(status).filter(|_| retries == Retries::Transient || status == 429) {
+                    Some(reason) => (reason, retry_after(response.headers())),
+                    None => return outcome,
+                }
+            }
+            Err(_) if retries != Retries::Transient => return outcome,
             Err(err) => match retryable_error(err.as_ref()) {
                 Some(reason) => (reason, None),
                 None => return outcome,
@@ -321,6 +353,20 @@ mod tests {
         assert!(!is_idempotent(&Method::PATCH, &uri("/apis/batch/v1/namespaces/ml/jobs/a?dryRun=All")));
         assert!(!is_idempotent(&Method::PUT, &uri("/apis/batch/v1/namespaces/ml/jobs/a")));
         assert!(!is_idempotent(&Method::DELETE, &uri("/apis/batch/v1/namespaces/ml/jobs/a")));
+    }
+
+    #[test]
+    fn writes_are_retried_only_when_throttled_and_watches_never() {
+        let one = uri("/apis/batch/v1/namespaces/ml/jobs/a");
+        assert_eq!(retries_for(&Method::GET, &one), Retries::Transient);
+        assert_eq!(
+            retries_for(&Method::POST, &uri("/api/v1/namespaces/ml/events?dryRun=All")),
+            Retries::Transient
+        );
+        for method in [Method::POST, Method::PUT, Method::PATCH, Method::DELETE] {
+            assert_eq!(retries_for(&method, &one), Retries::Throttled, "{method}");
+        }
+        assert_eq!(retries_for(&Method::GET, &uri("/apis/batch/v1/jobs?watch=1")), Retries::Never);
     }
 
     #[test]

@@ -107,7 +107,8 @@ fn confirm_fleet(
     Ok(())
 }
 
-/// Restarts every JobSet not skipped, with bounded concurrency, in fleet order.
+/// Restarts every JobSet not skipped, with bounded concurrency; outcomes in fleet order.
+/// Unordered underneath, so one JobSet waiting out a 429 does not hold the others back.
 async fn restart_all(
     cluster: &Cluster,
     fleet: &Fleet,
@@ -115,16 +116,20 @@ async fn restart_all(
     options: &RestartOptions,
     dry_run: DryRun,
 ) -> Vec<Outcome> {
-    futures::stream::iter(fleet.jobsets.iter().zip(skips))
-        .map(|(jobset, skip)| async move {
-            match skip {
-                Some(why) => Outcome::Skipped(why),
-                None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
-            }
-        })
-        .buffered(CONCURRENCY)
-        .collect()
-        .await
+    let mut outcomes: Vec<(usize, Outcome)> =
+        futures::stream::iter(fleet.jobsets.iter().zip(skips).enumerate())
+            .map(|(i, (jobset, skip))| async move {
+                let outcome = match skip {
+                    Some(why) => Outcome::Skipped(why),
+                    None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
+                };
+                (i, outcome)
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+    outcomes.sort_by_key(|(i, _)| *i);
+    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
 }
 
 /// One error is the command's error (printed once, by main); several are each said

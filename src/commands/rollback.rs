@@ -6,12 +6,13 @@ use std::io::Write;
 use std::time::Duration;
 
 use crate::cluster::Cluster;
-use crate::cluster::api::is_precondition_failure;
+use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
+use crate::execute::unknown::{AfterUnknown, judge_rollback};
 use crate::execute::{DryRun, WaitFor, restart_jobset, wait};
-use crate::history::{Cause, Revision, View, bad_revision, select};
+use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
 use crate::observe::{Observed, RecordOptions, observe};
@@ -106,8 +107,16 @@ fn ask(jobset: &JobSet, target: &Revision, plan: &RollbackPlan, confirm: Confirm
     Ok(())
 }
 
+/// Tries of the template patch, when it is throttled or its answer is lost.
+const PATCH_TRIES: u32 = 5;
+
+/// What a rollback says when someone else edited the templates first.
+const CHANGED_MEANWHILE: &str = "its templates were changed by someone else since they were read, so nothing \
+     was changed (their edit is kept); run the rollback again to review the new state";
+
 /// Sends the guarded template patch (None for a client dry run), explaining a lost race
-/// or a controller that forbids template changes.
+/// or a controller that forbids template changes. A patch whose answer was lost is
+/// judged by re-reading: landed, sent again, or someone else's edit (a conflict).
 async fn apply(
     cluster: &Cluster,
     jobset: &JobSet,
@@ -119,20 +128,36 @@ async fn apply(
         return Ok(None);
     }
     let server_dry_run = plan.dry_run == DryRun::Server;
-    match cluster.patch_jobset(jobset.namespace(), jobset.name(), None, ops, server_dry_run).await {
-        Ok(object) => Ok(Some(object)),
-        Err(e) if is_precondition_failure(&e) => Err(refused(
-            jobset,
-            "its templates were changed by someone else since they were read, so nothing was changed \
-             (their edit is kept); run the rollback again to review the new state"
-                .into(),
-        )),
-        Err(Error::Api { message, .. }) if is_template_immutable_rejection(&message) => {
-            cluster.log.note(1, &format!("the API server answered: {message}"));
-            Err(refused(jobset, explain_rejection(jobset, target)))
+    let (ns, name) = (jobset.namespace(), jobset.name());
+    for tries in 1.. {
+        let error = match cluster.patch_jobset(ns, name, None, ops, server_dry_run).await {
+            Ok(object) => return Ok(Some(object)),
+            Err(e) => e,
+        };
+        let failure = write_failure(&error);
+        match error {
+            _ if failure == WriteFailure::Precondition => {
+                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
+            }
+            Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
+                cluster.log.note(1, &format!("the API server answered: {message}"));
+                return Err(refused(jobset, explain_rejection(jobset, target)));
+            }
+            e if failure == WriteFailure::Final || tries >= PATCH_TRIES => return Err(e),
+            e => cluster.log.note(6, &format!("retrying the rollback patch of {RESOURCE_NAME}/{name}: {e}")),
         }
-        Err(e) => Err(e),
+        tokio::time::sleep(write_backoff(tries)).await;
+        if failure == WriteFailure::Throttled {
+            continue; // refused unprocessed: send it again as it is
+        }
+        let fresh = cluster.get_jobset(ns, name).await?;
+        match judge_rollback(&templates_of(jobset), &templates_of(&fresh), &target.templates) {
+            AfterUnknown::Landed => return Ok(Some(fresh.object())),
+            AfterUnknown::NotApplied => {}
+            AfterUnknown::SomeoneElse => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
+        }
     }
+    unreachable!("the loop returns by its last try")
 }
 
 /// After the patch: record the rollback as the newest revision, say how many Jobs it

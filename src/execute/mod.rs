@@ -3,6 +3,7 @@
 //! by `restart` and `rollback --restart`; the decisions themselves are in `crate::restart`.
 
 mod restart;
+pub mod unknown;
 mod wait;
 
 pub use restart::{Outcome, restart_jobset, restart_one};

@@ -13,14 +13,16 @@ use super::compare::Defaulter;
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
+use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::diff::normalize::rebuild_template;
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite};
 use crate::model::jobset::JobSet;
 
-/// How many times a JobSet's history is re-read and re-planned after a lost race.
-const MAX_TRIES: usize = 3;
+/// How many times a JobSet's history is planned and written (re-read and re-planned
+/// after a lost race, a lost answer or throttling).
+const MAX_TRIES: u32 = 3;
 
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
@@ -171,8 +173,9 @@ fn running_state(
     Running::Rebuilt(rebuilt)
 }
 
-/// Plans and performs the writes for one JobSet, re-reading only after a lost race.
-/// The server's answers keep the in-memory revisions current without another list.
+/// Plans and performs the writes for one JobSet, re-reading only after a lost race,
+/// a lost answer (the write may have landed) or throttling. The server's answers keep
+/// the in-memory revisions current without another list.
 async fn write_history(
     cluster: &Cluster,
     observation: &Observation<'_>,
@@ -180,7 +183,7 @@ async fn write_history(
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
     let jobset = observation.jobset;
-    for _ in 0..MAX_TRIES {
+    for tries in 1..=MAX_TRIES {
         let writes = history::plan_writes(observation, &revisions);
         let mut lost_race = false;
         for write in &writes {
@@ -190,13 +193,21 @@ async fn write_history(
                     lost_race = true;
                     break;
                 }
+                // Throttled, or the answer was lost: wait, then plan again from what is
+                // stored (a create that landed is listed, and is not made twice).
+                Err(e) if tries < MAX_TRIES && write_failure(&e) != WriteFailure::Final => {
+                    tokio::time::sleep(write_backoff(tries)).await;
+                    lost_race = true;
+                    break;
+                }
                 Err(e) => return Err(e),
             }
         }
         if !lost_race {
             return Ok(revisions);
         }
-        // Someone recorded at the same time: start again from what is stored now.
+        // Someone recorded at the same time (or our write's answer was lost): start again
+        // from what is stored now.
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
         let stored = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
         revisions = parse_revisions(&stored, jobset, err)?;
@@ -204,7 +215,7 @@ async fn write_history(
     Ok(revisions)
 }
 
-/// One planned write; `revisions` follows what the server now stores.
+/// One history write; `revisions` follows what the server stored or deleted.
 async fn perform(
     cluster: &Cluster,
     jobset: &JobSet,

@@ -16,6 +16,8 @@
 #
 # State (certificates, kubeconfig, logs, pids, etcd data) lives in $KJS_STATE_DIR,
 # default <repo>/.e2e-cluster. Binaries come from build.sh's cache.
+# KJS_APISERVER_EXTRA_ARGS: more kube-apiserver flags for `up` and `start-component
+# apiserver`, e.g. low in-flight limits that make it answer 429 (the throttling test).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,8 +26,9 @@ STATE=${KJS_STATE_DIR:-$repo/.e2e-cluster}
 START_TIMEOUT=${KJS_START_TIMEOUT:-120}
 # Namespaces with this label get the upstream rule: templates immutable on UPDATE.
 IMMUTABLE_LABEL=kubectl-jobset.test/immutable-templates
-# Test users (token auth, no groups): RBAC tests bind roles to them.
-TEST_USERS="e2e-alice e2e-bob e2e-carol e2e-dave"
+# Test users (token auth, no groups): RBAC tests bind roles to them. e2e-fleet is bound
+# cluster-wide only while the throttling test runs (system:masters is never throttled).
+TEST_USERS="e2e-alice e2e-bob e2e-carol e2e-dave e2e-fleet"
 
 log() { printf 'cluster: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -227,6 +230,9 @@ load_ports() {
 }
 
 start_apiserver() {
+  local extra
+  read -r -a extra <<< "${KJS_APISERVER_EXTRA_ARGS:-}"
+  [ ${#extra[@]} -eq 0 ] || log "kube-apiserver extra flags: ${extra[*]}"
   start apiserver "$BIN/kube-apiserver" \
     --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
     --bind-address=127.0.0.1 --secure-port="$API_PORT" \
@@ -240,7 +246,7 @@ start_apiserver() {
     --service-account-signing-key-file="$STATE/pki/sa.key" \
     --service-cluster-ip-range=10.0.0.0/24 \
     --disable-admission-plugins=ServiceAccount \
-    --allow-privileged=true --v=1
+    --allow-privileged=true --v=1 ${extra[@]+"${extra[@]}"}
   wait_for apiserver "kube-apiserver /readyz" \
     curl -fsS --cacert "$STATE/pki/ca.crt" -H "Authorization: Bearer $(cat "$STATE/admin.token")" \
     "https://127.0.0.1:$API_PORT/readyz"

@@ -1,10 +1,12 @@
 //! Fault injection on the real control plane, with the harness's own process control:
 //! the API server dies mid-command, the JobSet controller is stopped. These tests run
 //! one at a time (they stop shared components) and in their own test binary, which
-//! cargo runs after the e2e binary, never beside it. Each restores the cluster.
+//! cargo runs after the e2e binary, never beside it. Each restores the cluster. The
+//! throttling test (throttle.rs) restarts the API server with low in-flight limits.
 
 #[path = "../e2e/support.rs"]
 mod support;
+mod throttle;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
