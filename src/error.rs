@@ -313,7 +313,7 @@ pub struct TimeoutText(pub Option<Duration>);
 impl fmt::Display for TimeoutText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Some(d) => write!(f, " after {}", crate::render::age::format_duration(d)),
+            Some(d) => write!(f, " after {}", crate::age::format_duration(d)),
             None => Ok(()),
         }
     }

@@ -5,6 +5,7 @@
 //! validated plan without I/O, `commands` run plans against the cluster through
 //! `observe` and `execute`, and render into the writers they are given.
 
+pub mod age;
 pub mod args;
 pub mod cli;
 pub mod cluster;

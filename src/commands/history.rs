@@ -5,6 +5,7 @@ use std::io::Write;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
+use crate::age::format_age;
 use crate::cluster::Cluster;
 use crate::commands::ExitStatus;
 use crate::diff::changes::{Change, changes, unique_in_order};
@@ -16,7 +17,7 @@ use crate::observe::{Observed, RecordOptions, observe};
 use crate::render::documents::{
     API_VERSION, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument, RevisionDocument, to_value,
 };
-use crate::render::{self, Format, age::format_age, table::write_table};
+use crate::render::{self, Format, table::write_table};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]

@@ -5,13 +5,14 @@ use std::io::Write;
 use jiff::Timestamp;
 use serde_json::Value;
 
+use crate::age::format_age;
 use crate::cluster::Cluster;
 use crate::commands::ExitStatus;
 use crate::error::Result;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::model::summary::{Summary, summarize};
 use crate::observe::fleet;
-use crate::render::{self, Format, age::format_age, table::write_table};
+use crate::render::{self, Format, table::write_table};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]

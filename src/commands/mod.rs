@@ -1,5 +1,5 @@
 //! Run, one module per subcommand. Each takes a plan of plain values (no clap types,
-//! built and validated by `crate::args`), does its cluster I/O through `crate::observe`,
+//! built and validated from the command line before connecting), does its cluster I/O through `crate::observe`,
 //! `crate::execute` and `crate::cluster`, and renders into writers. No command imports
 //! another.
 

@@ -132,7 +132,7 @@ impl TimeoutContext {
     /// What is missing when `--wait` times out, and whether anything acted at all.
     fn message(&self, name: &str, last: Option<&Snapshot>) -> String {
         let (to, verb) = (self.to, self.wait_for.verb());
-        let after = crate::render::age::format_duration(self.timeout);
+        let after = crate::age::format_duration(self.timeout);
         let Some((jobset, snapshot)) = last.and_then(|s| s.jobset.as_ref().map(|js| (js, s))) else {
             return format!("timed out after {after} waiting for jobset {name} restart {to}");
         };

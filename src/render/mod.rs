@@ -1,6 +1,5 @@
 //! Rendering: everything writes into a `Write`, nothing prints directly.
 
-pub mod age;
 pub mod documents;
 pub mod drift;
 pub mod table;
