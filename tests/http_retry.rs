@@ -253,7 +253,7 @@ use kubectl_jobset::restart::RestartOptions;
 const STATUS_URL: &str =
     "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset";
 const GET_URL: &str = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train";
-const EVENTS_URL: &str = "/api/v1/namespaces/ml/events?&fieldManager=kubectl-jobset";
+const EVENTS_URL: &str = "/apis/events.k8s.io/v1/namespaces/ml/events?";
 /// The condition message our restart from attempt 0 writes.
 const OUR_MESSAGE: &str = "restart 1 requested by alice with kubectl-jobset";
 
@@ -276,7 +276,12 @@ async fn restart(script: Vec<Answer>) -> (Outcome, Vec<String>, String) {
     let server = tokio::spawn(serve(handle, script));
     let jobset = JobSet::from_raw(train(0, json!([]))).unwrap();
     let options = RestartOptions { requested_by: "alice".into(), ..Default::default() };
-    let outcome = restart_one(&cluster, &jobset, &[], &options, DryRun::None).await;
+    // Attempt 0's one Job is there: no restart is in progress.
+    let job: kubectl_jobset::model::jobset::ChildJob = serde_json::from_value(json!({
+        "metadata": {"name": "train-w-0", "labels": {"jobset.sigs.k8s.io/restart-attempt": "0",
+            "jobset.sigs.k8s.io/replicatedjob-name": "w"}}}))
+    .unwrap();
+    let outcome = restart_one(&cluster, &jobset, &[job], &options, DryRun::None).await;
     (outcome, server.await.unwrap(), lines.text())
 }
 
