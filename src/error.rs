@@ -700,10 +700,12 @@ mod tests {
 
     #[test]
     fn a_document_cut_short_is_a_lost_connection() {
-        let eof = serde_json::from_str::<serde_json::Value>(r#"{"items": [1, 2"#).unwrap_err();
+        let whole = r#"{"items": [1, 2]}"#;
+        let cut_short = &whole[..whole.len() - 2];
+        let eof = serde_json::from_str::<serde_json::Value>(cut_short).unwrap_err();
         let err = ctx().classify(Op::new("list", JOBSET_RESOURCE, Some("ml")), kube::Error::SerdeError(eof));
         assert!(matches!(err, Error::ConnectionLost { .. }), "{err}");
-        let bad = serde_json::from_str::<serde_json::Value>("{]").unwrap_err();
+        let bad = serde_json::from_str::<serde_json::Value>("{]}").unwrap_err();
         let err = ctx().classify(Op::new("list", JOBSET_RESOURCE, Some("ml")), kube::Error::SerdeError(bad));
         assert!(matches!(err, Error::Transport { .. }), "{err}");
     }

@@ -55,45 +55,8 @@ impl Cluster {
 /// Loads the kubeconfig the way kubectl does and builds a client.
 pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Cluster> {
     let mut config = load_config(opts).await?;
-    if let Some(timeout) = opts.request_timeout.filter(|t| !t.is_zero()) {
-        config.connect_timeout = Some(timeout);
-        config.read_timeout = Some(timeout);
-        config.write_timeout = Some(timeout);
-    }
-    if opts.insecure_skip_tls_verify {
-        config.accept_invalid_certs = true;
-        config.root_cert = None;
-    }
-    if let Some(server) = &opts.server {
-        config.cluster_url = server.parse().map_err(|_| {
-            Error::Usage(format!("--server {server:?} is not a URL: use e.g. https://10.0.0.1:6443"))
-        })?;
-    }
-    if let Some(token) = &opts.token {
-        // The token replaces the kubeconfig user's other ways to authenticate.
-        let auth = &mut config.auth_info;
-        auth.token = Some(token.clone().into());
-        auth.token_file = None;
-        auth.exec = None;
-        auth.auth_provider = None;
-        auth.username = None;
-        auth.password = None;
-    }
-    if let Some(name) = &opts.tls_server_name {
-        config.tls_server_name = Some(name.clone());
-    }
-    if let Some(uid) = &opts.as_uid {
-        // kube parses but does not send impersonate_uid: add the header ourselves.
-        let value = http::HeaderValue::from_str(uid)
-            .map_err(|_| Error::Usage(format!("--as-uid {uid:?} is not a valid header value")))?;
-        config.headers.push((http::HeaderName::from_static("impersonate-uid"), value));
-    }
-    if let Some(user) = &opts.as_user {
-        config.auth_info.impersonate = Some(user.clone());
-    }
-    if !opts.as_groups.is_empty() {
-        config.auth_info.impersonate_groups = Some(opts.as_groups.clone());
-    }
+    apply_transport_flags(&mut config, opts)?;
+    apply_identity_flags(&mut config, opts)?;
     let namespace = opts.namespace.clone().unwrap_or_else(|| config.default_namespace.clone());
     let server = config.cluster_url.to_string().trim_end_matches('/').to_owned();
     log.set_server(&server);
@@ -114,6 +77,57 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
     let retry = RetryLayer::new(RetryPolicy::within(opts.request_timeout), log.clone());
     let client = builder.with_layer(&RequestLogLayer::new(log.clone())).with_layer(&retry).build();
     Ok(Cluster { client, namespace, errors, log })
+}
+
+/// `--request-timeout`, `--insecure-skip-tls-verify`, `--server` and
+/// `--tls-server-name`: where and how to reach the server, over the kubeconfig's say.
+fn apply_transport_flags(config: &mut Config, opts: &ConnectOptions) -> Result<()> {
+    if let Some(timeout) = opts.request_timeout.filter(|t| !t.is_zero()) {
+        config.connect_timeout = Some(timeout);
+        config.read_timeout = Some(timeout);
+        config.write_timeout = Some(timeout);
+    }
+    if opts.insecure_skip_tls_verify {
+        config.accept_invalid_certs = true;
+        config.root_cert = None;
+    }
+    if let Some(server) = &opts.server {
+        config.cluster_url = server.parse().map_err(|_| {
+            Error::Usage(format!("--server {server:?} is not a URL: use e.g. https://10.0.0.1:6443"))
+        })?;
+    }
+    if let Some(name) = &opts.tls_server_name {
+        config.tls_server_name = Some(name.clone());
+    }
+    Ok(())
+}
+
+/// `--token` and the impersonation flags (`--as`, `--as-group`, `--as-uid`): who the
+/// requests act as, over the kubeconfig user's say.
+fn apply_identity_flags(config: &mut Config, opts: &ConnectOptions) -> Result<()> {
+    if let Some(token) = &opts.token {
+        // The token replaces the kubeconfig user's other ways to authenticate.
+        let auth = &mut config.auth_info;
+        auth.token = Some(token.clone().into());
+        auth.token_file = None;
+        auth.exec = None;
+        auth.auth_provider = None;
+        auth.username = None;
+        auth.password = None;
+    }
+    if let Some(uid) = &opts.as_uid {
+        // kube parses but does not send impersonate_uid: add the header ourselves.
+        let value = http::HeaderValue::from_str(uid)
+            .map_err(|_| Error::Usage(format!("--as-uid {uid:?} is not a valid header value")))?;
+        config.headers.push((http::HeaderName::from_static("impersonate-uid"), value));
+    }
+    if let Some(user) = &opts.as_user {
+        config.auth_info.impersonate = Some(user.clone());
+    }
+    if !opts.as_groups.is_empty() {
+        config.auth_info.impersonate_groups = Some(opts.as_groups.clone());
+    }
+    Ok(())
 }
 
 async fn load_config(opts: &ConnectOptions) -> Result<Config> {

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use jiff::Timestamp;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::age::format_age;
 use crate::cluster::Cluster;
@@ -11,7 +11,7 @@ use crate::commands::ExitStatus;
 use crate::diff::changes::{Change, changes, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::Result;
-use crate::history::{Revision, View, bad_revision, format_attempts, select};
+use crate::history::{Revision, View, bad_revision, data, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
 use crate::observe::{Observed, RecordOptions, observe};
 use crate::render::documents::{
@@ -54,56 +54,81 @@ pub async fn run(
             continue;
         }
         let view = View::new(jobset, revisions);
-        if let Some(n) = plan.revision {
-            let revision = select(&view.revisions, n).map_err(|why| bad_revision(jobset, &why))?;
-            match plan.format {
-                Format::Json | Format::Yaml => documents.push(to_value(&view.revision_json(revision, true))?),
-                _ => write_revision(out, jobset, revision)?,
-            }
-        } else if let Some((a, b)) = plan.diff {
-            let from = select(&view.revisions, a).map_err(|why| bad_revision(jobset, &why))?;
-            let to = select(&view.revisions, b).map_err(|why| bad_revision(jobset, &why))?;
-            match plan.format {
-                Format::Json | Format::Yaml => {
-                    documents.push(to_value(&revision_diff_json(jobset, from, to))?)
-                }
-                _ => write_revision_diff(out, jobset, from, to, Palette { color: plan.color })?,
-            }
+        let document = if let Some(n) = plan.revision {
+            show_revision(plan, &view, n, out)?
+        } else if let Some(pair) = plan.diff {
+            show_diff(plan, &view, pair, out)?
         } else {
-            match plan.format {
-                Format::Json | Format::Yaml => documents.push(to_value(&view.json())?),
-                Format::Name => {
-                    for r in &view.revisions {
-                        writeln!(out, "controllerrevision.apps/{}", r.name)?;
-                    }
-                }
-                Format::Table | Format::Wide => {
-                    if several || !plan.no_headers {
-                        writeln!(
-                            out,
-                            "{RESOURCE_NAME}/{}{}",
-                            jobset.name(),
-                            if plan.selection.namespace.is_none() {
-                                format!(" (namespace {})", jobset.namespace())
-                            } else {
-                                String::new()
-                            }
-                        )?;
-                    }
-                    view.write_table(out, plan.format == Format::Wide, plan.no_headers, Timestamp::now())?;
-                }
-            }
-        }
+            show_history(plan, &view, several, out)?
+        };
+        documents.extend(document);
     }
     if !documents.is_empty() {
-        let doc = if documents.len() == 1 { documents.remove(0) } else { render::as_list(documents) };
-        if plan.format == Format::Yaml {
-            render::write_yaml(out, &doc)?
-        } else {
-            render::write_json(out, &doc)?
-        }
+        render::write_documents(out, plan.format, documents)?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// Whether `-o` asks for documents, which `run` prints together once every JobSet is read.
+fn structured(format: Format) -> bool {
+    matches!(format, Format::Json | Format::Yaml)
+}
+
+/// `--revision N`: that revision's templates, as text now or as a document for later.
+fn show_revision(plan: &HistoryPlan, view: &View, n: i64, out: &mut dyn Write) -> Result<Option<Value>> {
+    let revision = select(&view.revisions, n).map_err(|why| bad_revision(view.jobset, &why))?;
+    if structured(plan.format) {
+        return Ok(Some(to_value(&view.revision_json(revision, true))?));
+    }
+    write_revision(out, view.jobset, revision)?;
+    Ok(None)
+}
+
+/// `--diff A,B`: what changed from A to B, as text now or as a document for later.
+fn show_diff(
+    plan: &HistoryPlan,
+    view: &View,
+    (a, b): (i64, i64),
+    out: &mut dyn Write,
+) -> Result<Option<Value>> {
+    let from = select(&view.revisions, a).map_err(|why| bad_revision(view.jobset, &why))?;
+    let to = select(&view.revisions, b).map_err(|why| bad_revision(view.jobset, &why))?;
+    if structured(plan.format) {
+        return Ok(Some(to_value(&revision_diff_json(view.jobset, from, to))?));
+    }
+    write_revision_diff(out, view.jobset, from, to, Palette { color: plan.color })?;
+    Ok(None)
+}
+
+/// The revisions: a table (headed by the JobSet's name when several are shown or
+/// headers are on), names, or a document for later.
+fn show_history(
+    plan: &HistoryPlan,
+    view: &View,
+    several: bool,
+    out: &mut dyn Write,
+) -> Result<Option<Value>> {
+    match plan.format {
+        Format::Json | Format::Yaml => return Ok(Some(to_value(&view.json())?)),
+        Format::Name => {
+            for r in &view.revisions {
+                writeln!(out, "controllerrevision.apps/{}", r.name)?;
+            }
+        }
+        Format::Table | Format::Wide => {
+            let jobset = view.jobset;
+            if several || !plan.no_headers {
+                let namespace = if plan.selection.namespace.is_none() {
+                    format!(" (namespace {})", jobset.namespace())
+                } else {
+                    String::new()
+                };
+                writeln!(out, "{RESOURCE_NAME}/{}{namespace}", jobset.name())?;
+            }
+            view.write_table(out, plan.format == Format::Wide, plan.no_headers, Timestamp::now())?;
+        }
+    }
+    Ok(None)
 }
 
 impl View<'_> {
@@ -203,8 +228,7 @@ fn images(r: &Revision) -> String {
 
 fn write_revision(out: &mut dyn Write, jobset: &JobSet, r: &Revision) -> Result<()> {
     writeln!(out, "{RESOURCE_NAME}/{} with revision #{}", jobset.name(), r.number)?;
-    let data = json!({"replicatedJobs": r.templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()});
-    for line in yaml_lines(&data) {
+    for line in yaml_lines(&data(&r.templates)) {
         writeln!(out, "{}", line.text)?;
     }
     Ok(())
@@ -214,12 +238,7 @@ fn write_revision(out: &mut dyn Write, jobset: &JobSet, r: &Revision) -> Result<
 pub fn revision_changes(from: &Revision, to: &Revision) -> Vec<(String, Vec<Change>)> {
     unique_in_order(from.templates.iter().chain(&to.templates).map(|(n, _)| n))
         .into_iter()
-        .map(|name| {
-            let get = |r: &Revision| {
-                r.templates.iter().find(|(n, _)| n == name).map(|(_, t)| t.clone()).unwrap_or(Value::Null)
-            };
-            (name.clone(), changes(&get(from), &get(to)))
-        })
+        .map(|name| (name.clone(), changes(&from.template(name), &to.template(name))))
         .filter(|(_, c)| !c.is_empty())
         .collect()
 }
@@ -263,13 +282,10 @@ fn write_revision_diff(
         }
     }
     for (rjob, _) in &per_rjob {
-        let get = |r: &Revision| {
-            r.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t.clone()).unwrap_or(Value::Null)
-        };
         write_unified(
             out,
-            &get(from),
-            &get(to),
+            &from.template(rjob),
+            &to.template(rjob),
             &format!("revision {} replicatedJobs[{rjob}].template", from.number),
             &format!("revision {} replicatedJobs[{rjob}].template", to.number),
             palette,
@@ -306,6 +322,8 @@ pub fn parse_revision_pair(text: &str) -> std::result::Result<(i64, i64), String
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -375,63 +393,8 @@ mod tests {
         let (jobset, revisions) = history_fixture();
         let view = View::new(&jobset, revisions);
         let history = json_text(&view.json());
-        insta::assert_snapshot!(history, @r#"
-        {
-          "kind": "JobSetHistory",
-          "apiVersion": "kubectl-jobset/v1",
-          "namespace": "ml",
-          "name": "train",
-          "attempt": 2,
-          "specRevision": 2,
-          "runningRevision": null,
-          "unobservedAttempts": [
-            1,
-            2
-          ],
-          "revisions": [
-            {
-              "revision": 1,
-              "name": "train-1",
-              "hash": "hash1",
-              "spec": false,
-              "running": false,
-              "restartAttempts": [
-                0
-              ],
-              "changeCause": null,
-              "recordedAt": "2026-11-30T12:00:00Z",
-              "source": "spec",
-              "images": [
-                {
-                  "replicatedJob": "workers",
-                  "images": [
-                    "app:v1"
-                  ]
-                }
-              ]
-            },
-            {
-              "revision": 2,
-              "name": "train-2",
-              "hash": "hash2",
-              "spec": true,
-              "running": false,
-              "restartAttempts": [],
-              "changeCause": "new image",
-              "recordedAt": "2026-11-30T12:00:00Z",
-              "source": "spec",
-              "images": [
-                {
-                  "replicatedJob": "workers",
-                  "images": [
-                    "app:v2"
-                  ]
-                }
-              ]
-            }
-          ]
-        }
-        "#);
+        // The whole document, in src/commands/snapshots/ (too long to keep inline).
+        insta::assert_snapshot!("history_document", history);
         assert_eq!(serde_json::from_str::<HistoryDocument>(&history).unwrap(), view.json());
     }
 

@@ -47,12 +47,7 @@ pub async fn run(
             }
             Format::Json | Format::Yaml => {
                 let items: Vec<Value> = fleet.jobsets.iter().map(JobSet::object).collect();
-                let list = render::as_list(items);
-                if plan.format == Format::Json {
-                    render::write_json(out, &list)?
-                } else {
-                    render::write_yaml(out, &list)?
-                }
+                render::write_structured(out, plan.format, &render::as_list(items))?
             }
         }
     }

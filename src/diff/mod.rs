@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
 use changes::{Change, changes};
 use normalize::Normalized;
 
@@ -98,11 +98,9 @@ impl JobSetDrift {
 
 /// Which state keeps a JobSet from being compared.
 pub fn state_of(jobset: &JobSet) -> State {
-    if jobset.condition_true("Failed") || jobset.status.terminal_state.as_deref() == Some("Failed") {
+    if jobset.finished_as("Failed") {
         State::Failed
-    } else if jobset.condition_true("Completed")
-        || jobset.status.terminal_state.as_deref() == Some("Completed")
-    {
+    } else if jobset.finished_as("Completed") {
         State::Completed
     } else if jobset.is_suspended() {
         State::Suspended
@@ -116,44 +114,12 @@ pub fn state_of(jobset: &JobSet) -> State {
 pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, Normalized>) -> JobSetDrift {
     let attempt = jobset.attempt();
     let state = state_of(jobset);
-    let mut previous = Vec::new();
-    let mut unlabelled = Vec::new();
-    let mut current_by_rjob: BTreeMap<String, Vec<&ChildJob>> = BTreeMap::new();
-    for job in jobs {
-        match job.attempt() {
-            None => unlabelled.push(job.name().to_owned()),
-            Some(a) if a < attempt || job.is_deleting() => previous.push(job.name().to_owned()),
-            Some(_) => {
-                let rjob = job.label(labels::REPLICATED_JOB).unwrap_or_default().to_owned();
-                current_by_rjob.entry(rjob).or_default().push(job);
-            }
-        }
-    }
+    let mut sorted = ByAttempt::sort(jobs, attempt);
     let mut replicated_jobs = Vec::new();
     for rjob in &jobset.spec.replicated_jobs {
-        let mut current = current_by_rjob.remove(&rjob.name).unwrap_or_default();
+        let mut current = sorted.current.remove(&rjob.name).unwrap_or_default();
         current.sort_by_key(|j| (job_index(j), j.name().to_owned()));
-        let expected_names: Vec<String> =
-            (0..rjob.replicas.max(0)).map(|i| jobset.job_name(&rjob.name, i)).collect();
-        let mut drift = ReplicatedJobDrift {
-            name: rjob.name.clone(),
-            replicas: rjob.replicas,
-            jobs: current.iter().map(|j| j.name().to_owned()).collect(),
-            outdated: vec![],
-            scale: vec![],
-            not_created: expected_names
-                .iter()
-                .filter(|n| !current.iter().any(|j| j.name() == *n))
-                .cloned()
-                .collect(),
-            beyond_replicas: current
-                .iter()
-                .filter(|j| !expected_names.iter().any(|n| n == j.name()))
-                .map(|j| j.name().to_owned())
-                .collect(),
-            in_spec: true,
-            spec_template: Value::Null,
-        };
+        let mut drift = in_spec_drift(jobset, rjob, &current);
         if state == State::Compared
             && let Some(want) = expected.get(&rjob.name)
         {
@@ -163,28 +129,88 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         replicated_jobs.push(drift);
     }
     // Jobs of a replicatedJob that is no longer in the spec.
-    for (name, current) in current_by_rjob {
-        replicated_jobs.push(ReplicatedJobDrift {
-            name,
-            replicas: 0,
-            jobs: current.iter().map(|j| j.name().to_owned()).collect(),
-            outdated: vec![],
-            scale: vec![],
-            not_created: vec![],
-            beyond_replicas: current.iter().map(|j| j.name().to_owned()).collect(),
-            in_spec: false,
-            spec_template: Value::Null,
-        });
-    }
+    replicated_jobs.extend(sorted.current.into_iter().map(|(name, current)| removed_drift(name, &current)));
     JobSetDrift {
         namespace: jobset.namespace().to_owned(),
         name: jobset.name().to_owned(),
         attempt,
         state,
         replicated_jobs,
-        previous_attempt_jobs: previous,
-        unlabelled_jobs: unlabelled,
+        previous_attempt_jobs: sorted.previous,
+        unlabelled_jobs: sorted.unlabelled,
     }
+}
+
+/// A JobSet's Jobs sorted by restart attempt: only the current attempt's are compared.
+struct ByAttempt<'a> {
+    /// Current-attempt Jobs per replicatedJob label.
+    current: BTreeMap<String, Vec<&'a ChildJob>>,
+    previous: Vec<String>,
+    unlabelled: Vec<String>,
+}
+
+impl<'a> ByAttempt<'a> {
+    /// Jobs being deleted count as previous: a restart is deleting them.
+    fn sort(jobs: &'a [ChildJob], attempt: i32) -> Self {
+        let mut sorted = ByAttempt { current: BTreeMap::new(), previous: Vec::new(), unlabelled: Vec::new() };
+        for job in jobs {
+            match job.attempt() {
+                None => sorted.unlabelled.push(job.name().to_owned()),
+                Some(a) if a < attempt || job.is_deleting() => sorted.previous.push(job.name().to_owned()),
+                Some(_) => {
+                    let rjob = job.label(labels::REPLICATED_JOB).unwrap_or_default().to_owned();
+                    sorted.current.entry(rjob).or_default().push(job);
+                }
+            }
+        }
+        sorted
+    }
+}
+
+/// A replicatedJob of the spec against its current Jobs (sorted by index): which of the
+/// names the spec asks for are missing and which Jobs are beyond `replicas`. Template
+/// and scale drift are `compare_jobs`' part.
+fn in_spec_drift(jobset: &JobSet, rjob: &ReplicatedJob, current: &[&ChildJob]) -> ReplicatedJobDrift {
+    let expected_names: Vec<String> =
+        (0..rjob.replicas.max(0)).map(|i| jobset.job_name(&rjob.name, i)).collect();
+    ReplicatedJobDrift {
+        name: rjob.name.clone(),
+        replicas: rjob.replicas,
+        jobs: names(current),
+        outdated: vec![],
+        scale: vec![],
+        not_created: expected_names
+            .iter()
+            .filter(|n| !current.iter().any(|j| j.name() == *n))
+            .cloned()
+            .collect(),
+        beyond_replicas: current
+            .iter()
+            .filter(|j| !expected_names.iter().any(|n| n == j.name()))
+            .map(|j| j.name().to_owned())
+            .collect(),
+        in_spec: true,
+        spec_template: Value::Null,
+    }
+}
+
+/// A replicatedJob gone from the spec: all its Jobs are beyond its (zero) replicas.
+fn removed_drift(name: String, current: &[&ChildJob]) -> ReplicatedJobDrift {
+    ReplicatedJobDrift {
+        name,
+        replicas: 0,
+        jobs: names(current),
+        outdated: vec![],
+        scale: vec![],
+        not_created: vec![],
+        beyond_replicas: names(current),
+        in_spec: false,
+        spec_template: Value::Null,
+    }
+}
+
+fn names(jobs: &[&ChildJob]) -> Vec<String> {
+    jobs.iter().map(|j| j.name().to_owned()).collect()
 }
 
 fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &Normalized) {

@@ -57,6 +57,13 @@ pub struct Revision {
     raw_attempts: Option<String>,
 }
 
+impl Revision {
+    /// A replicatedJob's template in this revision; null if it has none.
+    pub fn template(&self, rjob: &str) -> Value {
+        self.templates.iter().find(|(n, _)| n == rjob).map(|(_, t)| t.clone()).unwrap_or(Value::Null)
+    }
+}
+
 /// The templates of a JobSet's spec, losslessly (raw JSON).
 pub fn templates_of(jobset: &JobSet) -> Templates {
     jobset.spec.replicated_jobs.iter().map(|r| (r.name.clone(), r.template.clone())).collect()
@@ -86,7 +93,9 @@ pub fn hash(templates: &Templates) -> String {
     format!("{:016x}", hasher.finish())[..10].to_owned()
 }
 
-fn data(templates: &Templates) -> Value {
+/// The `data` of a revision: `{"replicatedJobs": [{name, template}, ...]}`, as stored
+/// and as `history --revision` prints it.
+pub fn data(templates: &Templates) -> Value {
     json!({"replicatedJobs": templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()})
 }
 
@@ -282,108 +291,159 @@ pub struct Observation<'a> {
 /// The writes that bring the recorded history up to date with an observation:
 /// idempotent (nothing when already recorded) and guarded (`test` ops).
 pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write> {
-    let jobset = observed.jobset;
-    let attempt = jobset.attempt();
-    let spec = templates_of(jobset);
-    let mut writes = Vec::new();
-    let mut max = revisions.iter().map(|r| r.number).max().unwrap_or(0);
-    let mut running_name: Option<String> = None;
-    let mut created: Vec<Revision> = Vec::new();
-
+    let mut plan = Planner::new(observed, revisions);
     // The running templates first: they predate the spec's.
-    match &observed.running {
-        Running::Unknown | Running::Spec => {}
-        Running::Revision(name) => {
-            if let Some(r) = revisions.iter().find(|r| &r.name == name) {
-                running_name = Some(r.name.clone());
-                if let Some(op) = add_attempt(r, attempt) {
-                    writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
-                }
-            }
-        }
-        Running::Rebuilt(templates) => {
-            match revisions.iter().find(|r| same_templates(&r.templates, templates)) {
-                Some(r) => {
-                    running_name = Some(r.name.clone());
-                    if let Some(op) = add_attempt(r, attempt) {
-                        writes.push(Write::Patch { name: r.name.clone(), ops: Patch(op) });
-                    }
-                }
-                None if !same_templates(templates, &spec) => {
-                    max += 1;
-                    let object = new_revision(
-                        jobset,
-                        revisions,
-                        templates,
-                        max,
-                        Some("rebuilt from running Jobs (their template was never recorded)"),
-                        "running-jobs",
-                        &BTreeSet::from([attempt]),
-                        &observed.now,
-                    );
-                    running_name = object.metadata.name.clone();
-                    created.push(parse(&object, jobset.uid()).expect("our own format"));
-                    writes.push(Write::Create(Box::new(object)));
-                }
-                None => {}
-            }
+    let running = plan.record_running();
+    let spec = plan.record_spec();
+    plan.prune(&spec, running.as_deref());
+    plan.writes
+}
+
+/// The steps of `plan_writes`, sharing what the earlier steps planned: the numbers
+/// they took and the revisions they create, which later steps number after and keep.
+struct Planner<'a> {
+    observed: &'a Observation<'a>,
+    revisions: &'a [Revision],
+    spec: Templates,
+    attempt: i32,
+    /// The highest revision number, stored or planned.
+    max: i64,
+    created: Vec<Revision>,
+    writes: Vec<Write>,
+}
+
+impl<'a> Planner<'a> {
+    fn new(observed: &'a Observation<'a>, revisions: &'a [Revision]) -> Self {
+        Planner {
+            observed,
+            revisions,
+            spec: templates_of(observed.jobset),
+            attempt: observed.jobset.attempt(),
+            max: revisions.iter().map(|r| r.number).max().unwrap_or(0),
+            created: Vec::new(),
+            writes: Vec::new(),
         }
     }
 
-    // The spec's revision: recorded, and the newest.
-    let spec_runs = observed.running == Running::Spec;
-    let spec_name = match revisions.iter().find(|r| same_templates(&r.templates, &spec)) {
-        Some(r) => {
-            let mut ops = Vec::new();
-            if r.number < max {
-                max += 1;
-                ops.push(test(pointer(&["revision"]), r.number));
-                ops.push(replace(pointer(&["revision"]), max));
+    /// The revision the running Jobs run, so that it records the current attempt:
+    /// marked if stored, created if the Jobs run templates nobody recorded (unless
+    /// they are the spec's, which `record_spec` records). Its name, if any.
+    fn record_running(&mut self) -> Option<String> {
+        let templates = match &self.observed.running {
+            Running::Unknown | Running::Spec => return None,
+            Running::Revision(name) => {
+                let stored = self.revisions.iter().find(|r| &r.name == name)?;
+                return Some(self.mark_attempt(stored));
             }
-            if spec_runs && let Some(attempt_ops) = add_attempt(r, attempt) {
-                ops.extend(attempt_ops);
-            }
-            if let Some(cause) = observed.change_cause.as_ref().and_then(|c| c.over(r.change_cause.as_ref()))
-            {
-                ops.push(add(annotation_path(CHANGE_CAUSE), cause));
-            }
-            if !ops.is_empty() {
-                writes.push(Write::Patch { name: r.name.clone(), ops: Patch(ops) });
-            }
-            r.name.clone()
+            Running::Rebuilt(templates) => templates,
+        };
+        if let Some(stored) = self.revisions.iter().find(|r| same_templates(&r.templates, templates)) {
+            return Some(self.mark_attempt(stored));
         }
-        None => {
-            max += 1;
-            let attempts = if spec_runs { BTreeSet::from([attempt]) } else { BTreeSet::new() };
-            let cause = observed.change_cause.as_ref().map(Cause::text).or_else(|| {
-                jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
-            });
-            let object = new_revision(jobset, revisions, &spec, max, cause, "spec", &attempts, &observed.now);
-            let name = object.metadata.name.clone().unwrap_or_default();
-            created.push(parse(&object, jobset.uid()).expect("our own format"));
-            writes.push(Write::Create(Box::new(object)));
-            name
+        if same_templates(templates, &self.spec) {
+            return None;
         }
-    };
+        let number = self.next_number();
+        let object = new_revision(
+            self.observed.jobset,
+            self.revisions,
+            templates,
+            number,
+            Some("rebuilt from running Jobs (their template was never recorded)"),
+            "running-jobs",
+            &BTreeSet::from([self.attempt]),
+            &self.observed.now,
+        );
+        Some(self.create(object))
+    }
 
-    // Prune the oldest revisions beyond the limit, never the spec's or the running one.
-    let mut all: Vec<&Revision> = revisions.iter().chain(created.iter()).collect();
-    all.sort_by_key(|r| r.number);
-    let mut excess = all.len().saturating_sub(observed.history_limit.max(1));
-    for r in all {
-        if excess == 0 {
-            break;
+    /// Adds the current attempt to a stored revision's attempts, if missing; its name.
+    fn mark_attempt(&mut self, stored: &Revision) -> String {
+        if let Some(ops) = add_attempt(stored, self.attempt) {
+            self.writes.push(Write::Patch { name: stored.name.clone(), ops: Patch(ops) });
         }
-        if r.name == spec_name
-            || Some(&r.name) == running_name.as_ref()
-            || created.iter().any(|c| c.name == r.name)
+        stored.name.clone()
+    }
+
+    /// The spec's revision: recorded, and the newest (renumbered if an older revision
+    /// comes back), with the attempt if the spec runs and the change cause. Its name.
+    fn record_spec(&mut self) -> String {
+        let spec_runs = self.observed.running == Running::Spec;
+        let Some(stored) = self.revisions.iter().find(|r| same_templates(&r.templates, &self.spec)) else {
+            return self.create_spec(spec_runs);
+        };
+        let mut ops = Vec::new();
+        if stored.number < self.max {
+            let number = self.next_number();
+            ops.push(test(pointer(&["revision"]), stored.number));
+            ops.push(replace(pointer(&["revision"]), number));
+        }
+        if spec_runs && let Some(attempt_ops) = add_attempt(stored, self.attempt) {
+            ops.extend(attempt_ops);
+        }
+        if let Some(cause) =
+            self.observed.change_cause.as_ref().and_then(|c| c.over(stored.change_cause.as_ref()))
         {
-            continue;
+            ops.push(add(annotation_path(CHANGE_CAUSE), cause));
         }
-        writes.push(Write::Delete { name: r.name.clone(), resource_version: r.resource_version.clone() });
-        excess -= 1;
+        if !ops.is_empty() {
+            self.writes.push(Write::Patch { name: stored.name.clone(), ops: Patch(ops) });
+        }
+        stored.name.clone()
     }
-    writes
+
+    /// A new revision for the spec's templates, which nobody recorded yet: the cause
+    /// is the observation's, else the one the JobSet itself carries. Its name.
+    fn create_spec(&mut self, spec_runs: bool) -> String {
+        let jobset = self.observed.jobset;
+        let number = self.next_number();
+        let attempts = if spec_runs { BTreeSet::from([self.attempt]) } else { BTreeSet::new() };
+        let cause = self.observed.change_cause.as_ref().map(Cause::text).or_else(|| {
+            jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
+        });
+        let object = new_revision(
+            jobset,
+            self.revisions,
+            &self.spec,
+            number,
+            cause,
+            "spec",
+            &attempts,
+            &self.observed.now,
+        );
+        self.create(object)
+    }
+
+    /// Deletes the oldest revisions beyond the limit, never the spec's, the running one
+    /// or one this plan creates: the history keeps what commands compare against.
+    fn prune(&mut self, spec: &str, running: Option<&str>) {
+        let mut all: Vec<&Revision> = self.revisions.iter().chain(self.created.iter()).collect();
+        all.sort_by_key(|r| r.number);
+        let excess = all.len().saturating_sub(self.observed.history_limit.max(1));
+        let doomed = all
+            .into_iter()
+            .filter(|r| r.name != spec && Some(r.name.as_str()) != running)
+            .filter(|r| !self.created.iter().any(|c| c.name == r.name))
+            .take(excess);
+        let deletes: Vec<Write> = doomed
+            .map(|r| Write::Delete { name: r.name.clone(), resource_version: r.resource_version.clone() })
+            .collect();
+        self.writes.extend(deletes);
+    }
+
+    /// The number after every stored and planned revision's.
+    fn next_number(&mut self) -> i64 {
+        self.max += 1;
+        self.max
+    }
+
+    /// Plans the creation of `object`, which later steps then see; its name.
+    fn create(&mut self, object: ControllerRevision) -> String {
+        let name = object.metadata.name.clone().unwrap_or_default();
+        self.created.push(parse(&object, self.observed.jobset.uid()).expect("our own format"));
+        self.writes.push(Write::Create(Box::new(object)));
+        name
+    }
 }
 
 /// JSON patch ops adding `attempt` to a revision's attempts, or None if recorded.

@@ -217,6 +217,12 @@ impl JobSet {
         self.status.conditions.iter().any(|c| c.type_ == type_ && c.status == "True")
     }
 
+    /// Finished as `state` (`Completed` or `Failed`): by its condition or by
+    /// `status.terminalState`, whichever says so.
+    pub fn finished_as(&self, state: &str) -> bool {
+        self.condition_true(state) || self.status.terminal_state.as_deref() == Some(state)
+    }
+
     pub fn is_suspended(&self) -> bool {
         self.spec.suspend.unwrap_or(false)
     }

@@ -64,13 +64,9 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         }
     }
     let expected = jobset.expected_jobs();
-    let phase = if jobset.condition_true("Failed")
-        || jobset.status.terminal_state.as_deref() == Some("Failed")
-    {
+    let phase = if jobset.finished_as("Failed") {
         Phase::Failed
-    } else if jobset.condition_true("Completed")
-        || jobset.status.terminal_state.as_deref() == Some("Completed")
-    {
+    } else if jobset.finished_as("Completed") {
         Phase::Completed
     } else if jobset.is_suspended() {
         Phase::Suspended

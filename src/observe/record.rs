@@ -38,25 +38,36 @@ pub async fn record(
     options: &RecordOptions,
     err: &mut dyn Write,
 ) -> Result<Histories> {
-    let mut histories = Histories::new();
     if let Some(e) = &fleet.history_error {
         writeln!(err, "warning: history could not be read or recorded: {e}")?;
-        return Ok(histories);
+        return Ok(Histories::new());
     }
+    let mut histories = read_histories(fleet, err)?;
+    let fleet = &*fleet;
+    prefetch_revision_templates(defaulter, fleet, drifts, &histories).await?;
+    write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
+    Ok(histories)
+}
+
+/// The revisions the fleet listed, per JobSet UID, the readable ones in number order.
+fn read_histories(fleet: &mut Fleet, err: &mut dyn Write) -> Result<Histories> {
+    let mut histories = Histories::new();
     let uids: Vec<String> = fleet.jobsets.iter().map(|js| js.uid().to_owned()).collect();
     for uid in uids {
-        let mut revisions = Vec::new();
-        for parsed in fleet.take_revisions_of(&uid) {
-            match parsed {
-                Ok(revision) => revisions.push(revision),
-                Err(why) => writeln!(err, "warning: {why}")?,
-            }
-        }
-        revisions.sort_by_key(|r| r.number);
+        let revisions = readable(fleet.take_revisions_of(&uid), err)?;
         histories.insert(uid, revisions);
     }
-    let fleet = &*fleet;
-    // Dry-run the templates of revisions that drifted Jobs might be running.
+    Ok(histories)
+}
+
+/// Dry-runs the templates of revisions that drifted Jobs might be running, all at
+/// once, so that `running_state` can compare them with the Jobs without a request each.
+async fn prefetch_revision_templates(
+    defaulter: &mut Defaulter<'_>,
+    fleet: &Fleet,
+    drifts: &[JobSetDrift],
+    histories: &Histories,
+) -> Result<()> {
     let candidates: Vec<(&JobSet, &Value)> = fleet
         .jobsets
         .iter()
@@ -66,8 +77,21 @@ pub async fn record(
             histories[js.uid()].iter().flat_map(move |r| r.templates.iter().map(move |(_, t)| (js, t)))
         })
         .collect();
-    defaulter.prefetch(candidates).await?;
+    defaulter.prefetch(candidates).await
+}
 
+/// Records each JobSet's observation, keeping `histories` current with what the server
+/// stores. A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
+/// stops recording for all, since the others would be refused too.
+async fn write_histories(
+    cluster: &Cluster,
+    defaulter: &Defaulter<'_>,
+    fleet: &Fleet,
+    drifts: &[JobSetDrift],
+    options: &RecordOptions,
+    histories: &mut Histories,
+    err: &mut dyn Write,
+) -> Result<()> {
     let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
     for (jobset, drift) in fleet.jobsets.iter().zip(drifts) {
         let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
@@ -84,7 +108,7 @@ pub async fn record(
             }
             Err(e @ Error::Forbidden { .. }) => {
                 writeln!(err, "warning: history not recorded (read-only): {e}")?;
-                return Ok(histories);
+                return Ok(());
             }
             Err(e) => writeln!(
                 err,
@@ -94,7 +118,7 @@ pub async fn record(
             )?,
         }
     }
-    Ok(histories)
+    Ok(())
 }
 
 /// The number of the revision that holds the JobSet's spec, if recorded.
@@ -111,9 +135,17 @@ fn parse_revisions(
     jobset: &JobSet,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
+    readable(raw.iter().map(|object| history::parse(object, jobset.uid())), err)
+}
+
+/// The revisions that could be read, in number order; a warning for each of the others.
+fn readable(
+    parsed: impl IntoIterator<Item = std::result::Result<Revision, String>>,
+    err: &mut dyn Write,
+) -> Result<Vec<Revision>> {
     let mut revisions = Vec::new();
-    for object in raw {
-        match history::parse(object, jobset.uid()) {
+    for result in parsed {
+        match result {
             Ok(r) => revisions.push(r),
             Err(why) => writeln!(err, "warning: {why}")?,
         }

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use crate::diff::unified::{Palette, write_unified};
-use crate::diff::{JobSetDrift, State, job_range};
+use crate::diff::{JobSetDrift, ReplicatedJobDrift, State, job_range};
 use crate::error::Result;
 
 pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
@@ -51,6 +51,13 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
 
 /// State lines worth saying about a JobSet, drift or not.
 fn notes(d: &JobSetDrift) -> Vec<String> {
+    let mut notes = jobset_notes(d);
+    notes.extend(d.replicated_jobs.iter().flat_map(|rjob| replicated_job_notes(rjob, d.state)));
+    notes
+}
+
+/// Why the JobSet's Jobs were not compared, and which Jobs were left out of it.
+fn jobset_notes(d: &JobSetDrift) -> Vec<String> {
     let mut notes = Vec::new();
     match d.state {
         State::Compared => {}
@@ -79,41 +86,41 @@ fn notes(d: &JobSetDrift) -> Vec<String> {
             d.unlabelled_jobs.join(", ")
         ));
     }
-    for rjob in &d.replicated_jobs {
-        if !rjob.in_spec {
-            notes.push(format!(
-                "replicatedJob {}: no longer in the spec; {} run until the next restart deletes them",
-                rjob.name,
-                job_range(&rjob.jobs)
-            ));
-            continue;
-        }
-        if d.state == State::Compared && !rjob.not_created.is_empty() {
-            notes.push(format!(
-                "replicatedJob {}: {} not created yet",
-                rjob.name,
-                job_range(&rjob.not_created)
-            ));
-        }
-        if !rjob.beyond_replicas.is_empty() {
-            notes.push(format!(
-                "replicatedJob {}: replicas is {}; {} will not be recreated at the next restart",
-                rjob.name,
-                rjob.replicas,
-                job_range(&rjob.beyond_replicas)
-            ));
-        }
-        for s in &rjob.scale {
-            let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
-            notes.push(format!(
-                "replicatedJob {}: {} is {} on {} but {} in the spec",
-                rjob.name,
-                s.field,
-                show(s.live),
-                job_range(&s.jobs),
-                show(s.spec)
-            ));
-        }
+    notes
+}
+
+/// How a replicatedJob's Jobs differ from the spec other than by template: gone from
+/// the spec, not created yet (only said when compared), beyond replicas, rescaled.
+fn replicated_job_notes(rjob: &ReplicatedJobDrift, state: State) -> Vec<String> {
+    if !rjob.in_spec {
+        return vec![format!(
+            "replicatedJob {}: no longer in the spec; {} run until the next restart deletes them",
+            rjob.name,
+            job_range(&rjob.jobs)
+        )];
+    }
+    let mut notes = Vec::new();
+    if state == State::Compared && !rjob.not_created.is_empty() {
+        notes.push(format!("replicatedJob {}: {} not created yet", rjob.name, job_range(&rjob.not_created)));
+    }
+    if !rjob.beyond_replicas.is_empty() {
+        notes.push(format!(
+            "replicatedJob {}: replicas is {}; {} will not be recreated at the next restart",
+            rjob.name,
+            rjob.replicas,
+            job_range(&rjob.beyond_replicas)
+        ));
+    }
+    let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
+    for s in &rjob.scale {
+        notes.push(format!(
+            "replicatedJob {}: {} is {} on {} but {} in the spec",
+            rjob.name,
+            s.field,
+            show(s.live),
+            job_range(&s.jobs),
+            show(s.spec)
+        ));
     }
     notes
 }
