@@ -20,6 +20,7 @@ pub mod observe;
 pub mod render;
 pub mod restart;
 pub mod rollback;
+pub mod runs;
 pub mod select;
 
 use std::io::Write;

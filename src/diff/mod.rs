@@ -256,32 +256,16 @@ fn job_index(job: &ChildJob) -> i64 {
 /// `js-workers-0..3,5`: names compressed into index ranges when they share a prefix.
 pub fn job_range(names: &[String]) -> String {
     let split =
-        |n: &str| n.rsplit_once('-').and_then(|(p, i)| i.parse::<u64>().ok().map(|i| (p.to_owned(), i)));
-    let parsed: Option<Vec<(String, u64)>> = names.iter().map(|n| split(n)).collect();
+        |n: &str| n.rsplit_once('-').and_then(|(p, i)| i.parse::<i64>().ok().map(|i| (p.to_owned(), i)));
+    let parsed: Option<Vec<(String, i64)>> = names.iter().map(|n| split(n)).collect();
     let Some(parsed) = parsed.filter(|p| !p.is_empty() && p.iter().all(|(prefix, _)| *prefix == p[0].0))
     else {
         return names.join(",");
     };
-    let mut indexes: Vec<u64> = parsed.iter().map(|(_, i)| *i).collect();
+    let mut indexes: Vec<i64> = parsed.iter().map(|(_, i)| *i).collect();
     indexes.sort_unstable();
-    let mut runs: Vec<String> = Vec::new();
-    let mut start = indexes[0];
-    let mut end = start;
-    for &i in &indexes[1..] {
-        if i == end + 1 {
-            end = i;
-        } else {
-            runs.push(run_text(start, end));
-            start = i;
-            end = i;
-        }
-    }
-    runs.push(run_text(start, end));
-    format!("{}-{}", parsed[0].0, runs.join(","))
-}
-
-fn run_text(start: u64, end: u64) -> String {
-    if start == end { start.to_string() } else { format!("{start}..{end}") }
+    indexes.dedup();
+    format!("{}-{}", parsed[0].0, crate::runs::runs(indexes, ".."))
 }
 
 #[cfg(test)]

@@ -113,16 +113,7 @@ pub fn spec_revision(revisions: &[Revision], jobset: &JobSet) -> Option<i64> {
 
 /// `0-2,5` from {0,1,2,5}.
 pub fn format_attempts(attempts: &BTreeSet<i32>) -> String {
-    let mut runs: Vec<String> = Vec::new();
-    let mut iter = attempts.iter().copied().peekable();
-    while let Some(start) = iter.next() {
-        let mut end = start;
-        while iter.peek() == Some(&(end + 1)) {
-            end = iter.next().unwrap_or(end);
-        }
-        runs.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
-    }
-    runs.join(",")
+    crate::runs::runs(attempts.iter().map(|&a| i64::from(a)), "-")
 }
 
 /// Parses `0-2,5`; anything unreadable is skipped.

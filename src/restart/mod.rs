@@ -66,13 +66,8 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
     if let Some(why) = cannot_restart(jobset) {
         return Some(why);
     }
-    let unlabelled: Vec<&str> = jobs.iter().filter(|j| j.attempt().is_none()).map(|j| j.name()).collect();
-    if !unlabelled.is_empty() {
-        return Some(format!(
-            "{} carry no integer jobset.sigs.k8s.io/restart-attempt label, and the JobSet controller cannot \
-             reconcile a JobSet with such Jobs; fix or delete them first",
-            unlabelled.join(", ")
-        ));
+    if let Some(why) = unlabelled(jobs) {
+        return Some(why);
     }
     if !opts.force
         && let Some(why) = restart_in_progress(jobset, jobs)
@@ -93,6 +88,18 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
         }
     }
     None
+}
+
+/// Jobs without a readable attempt label stop the controller's reconcile altogether.
+fn unlabelled(jobs: &[ChildJob]) -> Option<String> {
+    let unlabelled: Vec<&str> = jobs.iter().filter(|j| j.attempt().is_none()).map(|j| j.name()).collect();
+    (!unlabelled.is_empty()).then(|| {
+        format!(
+            "{} carry no integer jobset.sigs.k8s.io/restart-attempt label, and the JobSet controller cannot \
+             reconcile a JobSet with such Jobs; fix or delete them first",
+            unlabelled.join(", ")
+        )
+    })
 }
 
 /// Why the controller would not act on a restart of this JobSet at all, if it would not.
