@@ -13,7 +13,7 @@ use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
 use crate::commands::{CommandPlan, Prompt};
 use crate::error::{Error, Result};
-use crate::execute::{DryRun, WaitFor};
+use crate::execute::{DryRun, Wait, WaitFor};
 use crate::render::{self, Format};
 use crate::restart::{RestartOptions, parse_job_target};
 use crate::select::Selection;
@@ -106,11 +106,9 @@ fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartP
         },
         if_outdated: args.if_outdated,
         dry_run: args.dry_run.into(),
-        wait: args.wait.map(Into::into),
-        timeout: args.timeout,
+        wait: wait(args.wait, args.timeout),
         format: args.output.map(Into::into),
         color: color(global),
-        progress: std::io::stderr().is_terminal(),
         history_limit: global.history_limit,
     })
 }
@@ -162,13 +160,16 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
             requested_by: requested_by(global),
             ..Default::default()
         },
-        wait: args.wait.map(Into::into),
-        timeout: args.timeout,
+        wait: wait(args.wait, args.timeout),
         format: args.output.map(Into::into),
         color: color(global),
-        progress: std::io::stderr().is_terminal(),
         history_limit: global.history_limit,
     })
+}
+
+/// `--wait[=ready]` and `--timeout`; progress on a terminal.
+fn wait(until: Option<cli::WaitCondition>, timeout: std::time::Duration) -> Option<Wait> {
+    until.map(|until| Wait { until: until.into(), timeout, progress: std::io::stderr().is_terminal() })
 }
 
 /// Who asks, until the API server says (SelfSubjectReview).

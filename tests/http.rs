@@ -228,10 +228,8 @@ fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
         if_outdated: false,
         dry_run: DryRun::None,
         wait: None,
-        timeout: Duration::from_secs(5),
         format: None,
         color: false,
-        progress: false,
         history_limit: 10,
     }
 }

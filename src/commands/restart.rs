@@ -2,7 +2,6 @@
 //! current spec, by bumping `status.restarts` (at most once per observed attempt).
 
 use std::io::Write;
-use std::time::Duration;
 
 use futures::StreamExt;
 use serde_json::Value;
@@ -12,7 +11,7 @@ use crate::commands::{Confirm, ExitStatus};
 use crate::diff::JobSetDrift;
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
-use crate::execute::{DryRun, Outcome, WaitFor, restart_one, wait};
+use crate::execute::{DryRun, Outcome, Wait, restart_one, wait};
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::{Fleet, Observed, RecordOptions, observe};
@@ -26,13 +25,11 @@ pub struct RestartPlan {
     pub options: RestartOptions,
     pub if_outdated: bool,
     pub dry_run: DryRun,
-    pub wait: Option<WaitFor>,
-    pub timeout: Duration,
+    /// `--wait`, with its timeout.
+    pub wait: Option<Wait>,
     /// Structured output (`-o json|yaml|name`), or None for kubectl's sentences.
     pub format: Option<Format>,
     pub color: bool,
-    /// Progress lines on stderr (a terminal).
-    pub progress: bool,
     pub history_limit: usize,
 }
 
@@ -71,12 +68,12 @@ pub async fn run(
     report.write_lines(out, err)?;
     report.write_objects(out)?;
     report.write_tally(err)?;
-    if let Some(wait_for) = plan.wait.filter(|_| plan.dry_run == DryRun::None) {
+    if let Some(how) = plan.wait.filter(|_| plan.dry_run == DryRun::None) {
         for (jobset, outcome) in fleet.jobsets.iter().zip(&outcomes) {
             // Someone else's restart is waited for too: re-running a command whose wait was
             // cut short (say, by an API server outage) finishes the job.
             if let Some(attempt) = outcome.attempt_to_wait_for() {
-                wait(cluster, jobset, attempt, wait_for, plan.timeout, plan.progress, err).await?;
+                wait(cluster, jobset, attempt, &how, err).await?;
             }
         }
     }

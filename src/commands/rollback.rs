@@ -3,7 +3,6 @@
 //! with `--restart`.
 
 use std::io::Write;
-use std::time::Duration;
 
 use crate::cluster::Cluster;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
@@ -11,7 +10,7 @@ use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
 use crate::execute::unknown::{AfterUnknown, judge_rollback};
-use crate::execute::{DryRun, WaitFor, restart_jobset, wait};
+use crate::execute::{DryRun, Wait, restart_jobset, wait};
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
@@ -33,11 +32,10 @@ pub struct RollbackPlan {
     pub dry_run: DryRun,
     pub restart: bool,
     pub restart_options: RestartOptions,
-    pub wait: Option<WaitFor>,
-    pub timeout: Duration,
+    /// `--wait`, with its timeout.
+    pub wait: Option<Wait>,
     pub format: Option<Format>,
     pub color: bool,
-    pub progress: bool,
     pub history_limit: usize,
 }
 
@@ -197,8 +195,8 @@ async fn finish(
     if plan.format.is_none() {
         writeln!(out, "{what} restarted (attempt {from} → {to})")?;
     }
-    if let Some(wait_for) = plan.wait.filter(|_| to > from) {
-        wait(cluster, jobset, to, wait_for, plan.timeout, plan.progress, err).await?;
+    if let Some(how) = plan.wait.filter(|_| to > from) {
+        wait(cluster, jobset, to, &how, err).await?;
     }
     Ok(ExitStatus::Success)
 }

@@ -7,7 +7,7 @@ pub mod unknown;
 mod wait;
 
 pub use restart::{Outcome, restart_jobset, restart_one};
-pub use wait::{WaitFor, wait};
+pub use wait::{Wait, WaitFor, wait};
 
 /// `--dry-run`: `Client` decides without sending, `Server` sends with `dryRun=All`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

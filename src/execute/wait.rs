@@ -13,6 +13,15 @@ use crate::error::{Error, Result};
 use crate::model::jobset::JobSet;
 use crate::restart::progress;
 
+/// `--wait[=ready]` with its `--timeout`, as `restart` and `rollback --restart` take them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Wait {
+    pub until: WaitFor,
+    pub timeout: Duration,
+    /// A live progress line on stderr (a terminal).
+    pub progress: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaitFor {
     /// Every Job of the new attempt exists.
@@ -46,11 +55,10 @@ pub async fn wait(
     cluster: &Cluster,
     jobset: &JobSet,
     to: i32,
-    wait_for: WaitFor,
-    timeout: Duration,
-    show_progress: bool,
+    how: &Wait,
     err: &mut dyn Write,
 ) -> Result<()> {
+    let Wait { until: wait_for, timeout, progress: show_progress } = *how;
     let name = jobset.name().to_owned();
     let mut stream = Box::pin(watch_jobset(cluster, jobset.namespace(), &name));
     let mut last = None::<Snapshot>;
