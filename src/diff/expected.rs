@@ -60,21 +60,18 @@ pub fn expected_job(jobset: &JobSet, rjob: &ReplicatedJob) -> Value {
 }
 
 fn dns_hostnames_enabled(jobset: &JobSet) -> bool {
-    jobset.raw["spec"]["network"]["enableDNSHostnames"].as_bool().unwrap_or(false)
+    jobset.spec.network.as_ref().and_then(|n| n.enable_dns_hostnames).unwrap_or(false)
 }
 
 fn subdomain(jobset: &JobSet) -> String {
-    jobset.raw["spec"]["network"]["subdomain"]
-        .as_str()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(jobset.name())
-        .to_owned()
+    let configured = jobset.spec.network.as_ref().and_then(|n| n.subdomain.as_deref());
+    configured.filter(|s| !s.is_empty()).unwrap_or(jobset.name()).to_owned()
 }
 
 /// `addVolumes` upstream: a volumeClaimPolicies template mounted by a container becomes
 /// a PVC volume named after the template, claiming `<template>-<jobset>`.
 fn add_volume_claim_volumes(jobset: &JobSet, pod_spec: &mut Value) {
-    let Some(policies) = jobset.raw["spec"]["volumeClaimPolicies"].as_array() else { return };
+    let policies = &jobset.spec.volume_claim_policies;
     let mounted: Vec<String> = ["containers", "initContainers"]
         .iter()
         .filter_map(|k| pod_spec[*k].as_array())
@@ -83,8 +80,8 @@ fn add_volume_claim_volumes(jobset: &JobSet, pod_spec: &mut Value) {
         .flatten()
         .filter_map(|m| m["name"].as_str().map(str::to_owned))
         .collect();
-    for template in policies.iter().filter_map(|p| p["templates"].as_array()).flatten() {
-        let Some(name) = template["metadata"]["name"].as_str() else { continue };
+    for template in policies.iter().flat_map(|p| &p.templates) {
+        let Some(name) = template.metadata.name.as_deref() else { continue };
         if !mounted.iter().any(|m| m == name) {
             continue;
         }

@@ -47,15 +47,13 @@ pub fn restart_message(patch: &json_patch::Patch) -> Option<String> {
 
 /// The `RestartingJobSet` condition's message on a JobSet, if any.
 fn condition_message(jobset: &JobSet) -> Option<&str> {
-    let conditions = jobset.raw["status"]["conditions"].as_array()?;
-    conditions.iter().find(|c| c["type"] == "RestartingJobSet")?["message"].as_str()
+    jobset.status.conditions.iter().find(|c| c.type_ == "RestartingJobSet")?.message.as_deref()
 }
 
 /// A Job's `jobRestarts` count in the JobSet's status (0 when not recorded yet).
 pub fn job_restarts(jobset: &JobSet, rjob: &str, index: usize) -> i64 {
-    let statuses = jobset.raw["status"]["replicatedJobsStatus"].as_array();
-    let entry = statuses.and_then(|s| s.iter().find(|r| r["name"] == rjob));
-    entry.and_then(|e| e["jobRestarts"][index].as_i64()).unwrap_or(0)
+    let entry = jobset.status.replicated_jobs_status.iter().find(|r| r.name == rjob);
+    entry.and_then(|e| e.job_restarts.get(index).copied()).unwrap_or(0)
 }
 
 /// After a restart from `seen_attempt` failed, judges the re-read JobSet. `mark` is

@@ -53,6 +53,32 @@ pub struct JobSetSpec {
     pub startup_policy: Option<StartupPolicy>,
     #[serde(default)]
     pub failure_policy: Option<FailurePolicy>,
+    #[serde(default)]
+    pub network: Option<Network>,
+    #[serde(default)]
+    pub volume_claim_policies: Vec<VolumeClaimPolicy>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Network {
+    #[serde(default, rename = "enableDNSHostnames")]
+    pub enable_dns_hostnames: Option<bool>,
+    #[serde(default)]
+    pub subdomain: Option<String>,
+}
+
+/// `volumeClaimPolicies[]`: PVCs the controller creates and mounts into every Job.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct VolumeClaimPolicy {
+    #[serde(default)]
+    pub templates: Vec<ClaimTemplate>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ClaimTemplate {
+    #[serde(default)]
+    pub metadata: ObjectMeta,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -106,6 +132,18 @@ pub struct JobSetStatus {
     pub terminal_state: Option<String>,
     #[serde(default)]
     pub conditions: Vec<Condition>,
+    #[serde(default)]
+    pub replicated_jobs_status: Vec<ReplicatedJobStatus>,
+}
+
+/// `status.replicatedJobsStatus[]`, as far as kubectl-jobset reads it.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReplicatedJobStatus {
+    pub name: String,
+    /// Per-Job restart counts (the RestartJob feature), one per replica.
+    #[serde(default)]
+    pub job_restarts: Vec<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
