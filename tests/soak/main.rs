@@ -32,7 +32,8 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
-use kube::api::{Api, ListParams};
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, ListParams, Patch, PatchParams};
 use kube::runtime::{WatchStreamExt, watcher};
 use serde_json::Value;
 
@@ -103,10 +104,14 @@ fn plan_wave(rng: &mut Rng, number: usize, controller_up: bool) -> Wave {
     }
     for js in targets {
         let at = rng.below(WAVE_SPREAD_MS / 2);
+        // The same instant, or a burst: the requests all start from the state before the
+        // wave, but a late one may read the JobSet while the first restart is carried out.
+        let spread = [0, 0, 500, 1500, 3000][rng.index(5)];
         for _ in 0..rng.range(2, 5) {
+            let lag = if spread == 0 { 0 } else { rng.below(spread) };
             let expect_attempt = rng.chance(20);
             let wait_secs = rng.chance(20).then(|| rng.range(2, 6));
-            ops.push((at, Op::Restart { js, expect_attempt, wait_secs }));
+            ops.push((at + lag, Op::Restart { js, expect_attempt, wait_secs }));
         }
     }
     for k in 0..rng.range(0, 3) {
@@ -198,6 +203,11 @@ fn state_of(jobset: &Value) -> State {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+fn is_ready(pod: &Pod) -> bool {
+    let conditions = pod.status.as_ref().and_then(|s| s.conditions.as_ref());
+    conditions.is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
 }
 
 fn restarts_of(jobset: &Value) -> i64 {
@@ -619,21 +629,39 @@ impl Campaign {
         }
     }
 
-    /// Waits (a while) until the controller has every JobSet at its current attempt.
+    /// Waits (a while) until the controller has every JobSet at its current attempt, with
+    /// a pod per Job, then marks those pods Ready (as a kubelet would).
     async fn settle(&mut self) {
+        let pods: Api<Pod> = Api::namespaced(self.ns.client.clone(), &self.ns.name);
         let start = Instant::now();
         loop {
+            let mut to_mark: Vec<Pod> = Vec::new();
             let mut all = true;
             for (js, name) in JOBSETS.iter().enumerate() {
                 let jobs = self.ns.jobs_of(name).await;
                 let want = self.tracked[js].restarts as i32;
-                let current = jobs.len() == self.tracked[js].expected_jobs
+                all &= jobs.len() == self.tracked[js].expected_jobs
                     && jobs
                         .iter()
                         .all(|j| j.metadata.deletion_timestamp.is_none() && attempt_label(j) == Some(want));
-                all &= current;
+                for job in jobs.iter().filter(|j| attempt_label(j) == Some(want)) {
+                    let job_name = job.metadata.name.clone().unwrap_or_default();
+                    let lp =
+                        ListParams::default().labels(&format!("batch.kubernetes.io/job-name={job_name}"));
+                    let found = pods.list(&lp).await.map(|l| l.items).unwrap_or_default();
+                    all &= !found.is_empty();
+                    to_mark.extend(found.into_iter().filter(|p| !is_ready(p)));
+                }
             }
             if all {
+                for pod in to_mark {
+                    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+                    let patch = serde_json::json!({"status": {"phase": "Running",
+                        "conditions": [{"type": "Ready", "status": "True", "lastTransitionTime": now}]}});
+                    let name = pod.metadata.name.clone().unwrap_or_default();
+                    // Best effort: a pod deleted meanwhile is no longer of interest.
+                    let _ = pods.patch_status(&name, &PatchParams::default(), &Patch::Strategic(patch)).await;
+                }
                 return;
             }
             if start.elapsed() > Duration::from_secs(30) {
@@ -692,6 +720,18 @@ fn describe(wave: &Wave) -> String {
         *parts.entry(key).or_default() += 1;
     }
     let mut text: Vec<String> = parts.into_iter().map(|(k, n)| format!("{k}×{n}")).collect();
+    for (js, name) in JOBSETS.iter().enumerate() {
+        let mut at: Vec<u64> = wave
+            .ops
+            .iter()
+            .filter(|(_, op)| matches!(op, Op::Restart { js: j, .. } if *j == js))
+            .map(|(ms, _)| *ms)
+            .collect();
+        at.sort_unstable();
+        if !at.is_empty() {
+            text.push(format!("{name} restarts at {at:?} ms"));
+        }
+    }
     if let Some((ms, fault)) = wave.fault {
         text.push(format!("controller {fault:?} at {ms}ms"));
     }
