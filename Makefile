@@ -4,9 +4,12 @@ SHELL := /bin/bash
 CLUSTER := tests/cluster/cluster.sh
 # `make test` runs its own cluster, so it never touches a playground you have running.
 TEST_STATE := $(CURDIR)/target/e2e-test-cluster
+# `make soak` runs the seeded campaign (tests/soak) on a cluster of its own.
+SOAK_STATE := $(CURDIR)/target/soak-cluster
+SOAK_SECONDS ?= 600
 PLAYGROUND_NS := demo
 
-.PHONY: build test unit lint fmt cluster-build cluster-up cluster-down cluster-status cluster-env \
+.PHONY: build test unit lint fmt soak cluster-build cluster-up cluster-down cluster-status cluster-env \
         playground completions release-archives bench
 
 build:
@@ -32,6 +35,18 @@ test: lint
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) down; \
 	awk '/^test result:/ { p += $$4; f += $$6 } END { printf "total: %d passed, %d failed\n", p, f }' target/test.log; \
 	exit $$status
+
+# The seeded soak campaign (tests/soak/main.rs) for SOAK_SECONDS (default 600) on its own
+# cluster, always stopped afterwards. It prints `soak seed: N` first; `SOAK_SEED=N make soak`
+# replays the same choices. (`make test` runs it for 60 s.)
+soak:
+	$(CLUSTER) build >/dev/null
+	cargo build --locked --tests --examples
+	@set -o pipefail; \
+	trap 'KJS_STATE_DIR=$(SOAK_STATE) $(CLUSTER) down' EXIT; \
+	KJS_STATE_DIR=$(SOAK_STATE) $(CLUSTER) up >/dev/null || exit 1; \
+	KJS_STATE_DIR=$(SOAK_STATE) SOAK_SECONDS=$(SOAK_SECONDS) \
+	  cargo test --locked --test soak -- --include-ignored --nocapture 2>&1 | tee target/soak.log
 
 cluster-build:
 	$(CLUSTER) build
