@@ -55,6 +55,24 @@ fn usage_errors_exit_2() {
         .stderr(predicate::str::contains("invalid duration"));
 }
 
+/// Issue 12: arguments are validated before any kubeconfig is read, so a usage error is a
+/// usage error (exit 2, one line) even where no cluster could be reached.
+#[test]
+fn usage_errors_need_no_kubeconfig() {
+    for args in [
+        &["restart"][..],
+        &["rollback", "train", "--to-revision", "0"],
+        &["history", "train", "--diff", "1"],
+        &["restart", "a", "b", "--job", "w/0"],
+    ] {
+        let out = plugin().env("KUBECONFIG", "/nonexistent").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains("kubeconfig"), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn conflicting_selection_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
