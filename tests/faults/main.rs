@@ -3,10 +3,15 @@
 //! one at a time (they stop shared components) and in their own test binary, which
 //! cargo runs after the e2e binary, never beside it. Each restores the cluster. The
 //! throttling test (throttle.rs) restarts the API server with low in-flight limits.
+//! transient.rs runs every command through the fault proxy (tests/support/netproxy.rs),
+//! one fault on one read or write at a time.
 
+#[path = "../support/netproxy_client.rs"]
+mod netproxy_client;
 #[path = "../e2e/support.rs"]
 mod support;
 mod throttle;
+mod transient;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
