@@ -158,6 +158,7 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
         restart_options: RestartOptions {
             reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
             requested_by: requested_by(global),
+            force: args.force,
             ..Default::default()
         },
         wait: wait(args.wait, args.timeout),

@@ -358,6 +358,10 @@ pub struct RollbackArgs {
     #[arg(long)]
     pub restart: bool,
 
+    /// With --restart: restart even while the previous restart is still in progress.
+    #[arg(long, requires = "restart")]
+    pub force: bool,
+
     /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
     #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
           default_missing_value = "created", requires = "restart")]

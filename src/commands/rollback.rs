@@ -16,7 +16,7 @@ use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
 use crate::observe::{Observed, RecordOptions, observe};
 use crate::render::{self, Format};
-use crate::restart::RestartOptions;
+use crate::restart::{self, Decision as RestartDecision, RestartOptions};
 use crate::rollback::{
     self, Decision, explain_rejection, is_template_immutable_rejection, previous_revision,
 };
@@ -66,6 +66,13 @@ pub async fn run(
         Decision::Refuse(why) => return Err(refused(jobset, why)),
         Decision::Patch(ops) => ops,
     };
+    // A restart that would be refused is refused before the templates change, not after.
+    if plan.restart
+        && let RestartDecision::Refuse(why) =
+            restart::plan(jobset, fleet.jobs_of(jobset), &plan.restart_options, "")
+    {
+        return Err(refused(jobset, format!("--restart would be refused, so nothing was changed: {why}")));
+    }
     if plan.format.is_none() {
         write_preview(out, jobset, target, Palette { color: plan.color })?;
     }

@@ -191,3 +191,30 @@ async fn immutable_templates_get_plain_words() {
     let out = ns.plugin(&["rollback", "train", "--to-revision", "1", "-v=1"]);
     assert!(out.stderr.contains("denied the request"), "-v shows the server's answer: {out:?}");
 }
+
+/// Issues 15 and 18: `rollback --restart` while the previous restart is still in progress
+/// is refused before the templates change (nothing is changed); `--force` goes ahead.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn rollback_restart_is_refused_before_patching_while_a_restart_is_in_progress() {
+    let ns = TestNs::new("rollback-in-progress").await;
+    v1_then_v2(&ns, "").await;
+    // A second restart whose Jobs never become ready: it stays in progress.
+    let out = ns.plugin(&["restart", "train", "--wait"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let before = ns.jobset("train").await;
+    let out = ns.plugin(&["rollback", "train", "-y", "--restart"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("--restart would be refused, so nothing was changed")
+            && out.stderr.contains("the previous restart is still in progress"),
+        "{out:?}"
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{out:?}");
+    let after = ns.jobset("train").await;
+    assert_eq!(after["spec"], before["spec"], "the templates were not changed");
+    assert_eq!(after["metadata"]["generation"], before["metadata"]["generation"]);
+    let out = ns.plugin(&["rollback", "train", "-y", "--restart", "--force"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("restarted (attempt 2 → 3)"), "{out:?}");
+}
