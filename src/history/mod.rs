@@ -279,6 +279,34 @@ pub struct Observation<'a> {
     pub now: String,
 }
 
+impl Write {
+    /// True when the write gives a revision a number (a create, or a renumbering).
+    pub fn assigns_number(&self) -> bool {
+        match self {
+            Write::Create(_) => true,
+            Write::Patch { ops, .. } => ops.iter().any(|op| op.path().as_str() == "/revision"),
+            Write::Delete { .. } => false,
+        }
+    }
+}
+
+/// Revisions that share a number: two writers numbered at once, each past the highest
+/// number it had read. All but the first of each group (by when it was recorded, then by
+/// name) move past the highest number, each guarded by its current number. Every writer
+/// that reads the same store plans the same moves, and the guards let one of them win.
+pub fn renumber_duplicates(revisions: &[Revision]) -> Vec<Write> {
+    let mut sorted: Vec<&Revision> = revisions.iter().collect();
+    sorted.sort_by(|a, b| (a.number, &a.recorded_at, &a.name).cmp(&(b.number, &b.recorded_at, &b.name)));
+    let mut max = revisions.iter().map(|r| r.number).max().unwrap_or(0);
+    let mut writes = Vec::new();
+    for pair in sorted.windows(2).filter(|pair| pair[0].number == pair[1].number) {
+        max += 1;
+        let ops = vec![test(pointer(&["revision"]), pair[1].number), replace(pointer(&["revision"]), max)];
+        writes.push(Write::Patch { name: pair[1].name.clone(), ops: Patch(ops) });
+    }
+    writes
+}
+
 /// The writes that bring the recorded history up to date with an observation:
 /// idempotent (nothing when already recorded) and guarded (`test` ops).
 pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write> {

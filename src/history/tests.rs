@@ -256,3 +256,29 @@ fn patches_are_guarded_and_escape_annotation_keys() {
         ])
     );
 }
+
+#[test]
+fn two_writers_numbering_at_once_are_separated_by_whoever_looks_next() {
+    // Two writers each read revision 1 and both numbered their new revision 2.
+    let mut store = Vec::new();
+    record(&mut store, &observe(&jobset("app:v1", 0), Running::Spec));
+    let mut a = store.clone();
+    record(&mut a, &observe(&jobset("app:v2", 0), Running::Spec));
+    let mut b = store.clone();
+    record(&mut b, &observe(&jobset("app:v3", 0), Running::Spec));
+    store.push(a.last().unwrap().clone());
+    let mut late = b.last().unwrap().clone();
+    late.recorded_at = Some("2026-11-30T12:00:01Z".into());
+    store.push(late.clone());
+    assert_eq!(store.iter().map(|r| r.number).collect::<Vec<_>>(), [1, 2, 2]);
+    let moves = renumber_duplicates(&store);
+    let [Write::Patch { name, ops }] = &moves[..] else { panic!("{moves:?}") };
+    assert_eq!(name, &late.name, "the later one moves");
+    assert_eq!(
+        serde_json::to_value(ops).unwrap(),
+        json!([{"op": "test", "path": "/revision", "value": 2}, {"op": "replace", "path": "/revision", "value": 3}])
+    );
+    apply(&mut store, &moves);
+    assert!(renumber_duplicates(&store).is_empty(), "unique now");
+    assert!(Write::Create(Box::default()).assigns_number());
+}

@@ -22,7 +22,7 @@ use crate::model::jobset::JobSet;
 
 /// How many times a JobSet's history is planned and written (re-read and re-planned
 /// after a lost race, a lost answer or throttling).
-const MAX_TRIES: u32 = 3;
+const MAX_TRIES: u32 = 5;
 
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
@@ -215,8 +215,14 @@ async fn write_history(
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
     let jobset = observation.jobset;
+    // Numbers are given from what was read, so after giving one the store is read again:
+    // a concurrent writer may have given the same number, and one of us moves it.
+    let mut check_numbers = false;
     for tries in 1..=MAX_TRIES {
-        let writes = history::plan_writes(observation, &revisions);
+        let mut writes = history::plan_writes(observation, &revisions);
+        if writes.is_empty() && check_numbers {
+            writes = history::renumber_duplicates(&revisions);
+        }
         let mut lost_race = false;
         for write in &writes {
             match perform(cluster, jobset, write, &mut revisions).await {
@@ -235,11 +241,12 @@ async fn write_history(
                 Err(e) => return Err(e),
             }
         }
-        if !lost_race {
+        check_numbers = writes.iter().any(StoreWrite::assigns_number);
+        if !lost_race && !check_numbers {
             return Ok(revisions);
         }
-        // Someone recorded at the same time (or our write's answer was lost): start again
-        // from what is stored now.
+        // Someone recorded at the same time (or our write's answer was lost, or we gave a
+        // number): start again from what is stored now.
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
         let stored = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
         revisions = parse_revisions(&stored, jobset, err)?;
