@@ -160,6 +160,7 @@ async fn diff_dry_runs_each_distinct_template_once() {
     let server = tokio::spawn(async move {
         let mut handle = handle;
         let mut seen = Vec::new();
+        let mut stored: Vec<Value> = Vec::new();
         while let Ok(Some((request, send))) =
             tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
         {
@@ -167,8 +168,21 @@ async fn diff_dry_runs_each_distinct_template_once() {
             seen.push(format!("{} {}", parts.method, parts.uri));
             let body = body.collect_bytes().await.unwrap();
             if parts.method == http::Method::POST && parts.uri.path().ends_with("/controllerrevisions") {
-                // History is recorded on first sight: echo the revision back.
-                respond(send, StatusCode::CREATED, serde_json::from_slice(&body).unwrap());
+                // History is recorded on first sight: store the revision and echo it back.
+                let revision: Value = serde_json::from_slice(&body).unwrap();
+                stored.push(revision.clone());
+                respond(send, StatusCode::CREATED, revision);
+            } else if let Some(jobset) =
+                parts.uri.query().and_then(|q| q.split("jobset-name%3D").nth(1)).map(|q| q.split('&').next())
+            {
+                // A writer that numbered a revision reads that JobSet's history again.
+                let jobset = jobset.unwrap_or_default();
+                let mine = stored
+                    .iter()
+                    .filter(|r| r["metadata"]["labels"]["kubectl-jobset.io/jobset-name"] == jobset)
+                    .cloned()
+                    .collect();
+                respond(send, StatusCode::OK, list(mine, None));
             } else if parts.method == http::Method::POST {
                 let probe: Value = serde_json::from_slice(&body).unwrap();
                 seen_bodies.lock().unwrap().push(probe.clone());
@@ -198,6 +212,9 @@ async fn diff_dry_runs_each_distinct_template_once() {
     assert_eq!(
         seen,
         [
+            // Each JobSet's history, read again after numbering its first revision.
+            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Da&limit=500",
+            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Db&limit=500",
             "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500",
             "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
             "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",

@@ -6,12 +6,11 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::sync::Arc;
 
+use k8s_openapi::api::apps::v1::ControllerRevision;
 use kube::core::{Expression, Selector};
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use k8s_openapi::api::apps::v1::ControllerRevision;
-
 use crate::diff::normalize::normalize;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::Revision;

@@ -183,7 +183,8 @@ impl TestNs {
     pub async fn wait_for_attempt_jobs(&self, jobset: &str, attempt: i32, count: usize) -> Vec<Job> {
         wait_for(
             &format!("{count} jobs of {jobset} at attempt {attempt}"),
-            Duration::from_secs(60),
+            // Generous: a serialized fault test can follow one that left the controller busy.
+            Duration::from_secs(120),
             || async {
                 let jobs = self.jobs_of(jobset).await;
                 let live: Vec<Job> =

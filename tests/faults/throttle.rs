@@ -188,4 +188,13 @@ async fn a_fleet_restart_under_throttling_restarts_every_jobset_exactly_once() {
     assert!(took < Duration::from_secs(120), "took {took:?}");
 
     assert_restarted_once_by_us(&ns, &selector);
+
+    // Leave the controllers idle for the next serialized test: 300 JobSets going away with
+    // the namespace would keep the JobSet controller busy for a minute or more.
+    let deleted = ns.kubectl(&["delete", "jobsets", "--all", "--wait=false"]);
+    assert!(deleted.status.success(), "{}", String::from_utf8_lossy(&deleted.stderr));
+    wait_for("the throttled fleet's Jobs to be gone", Duration::from_secs(240), || async {
+        ns.jobs_api().list(&Default::default()).await.unwrap().items.is_empty().then_some(())
+    })
+    .await;
 }
