@@ -263,10 +263,6 @@ pub enum Error {
     #[error("aborted: nothing was changed")]
     Aborted,
 
-    /// The API server sent something we cannot read (no underlying error to keep).
-    #[error("unexpected data: {0}")]
-    Unexpected(String),
-
     /// Data that could not be decoded or encoded; `what` names it, if anything.
     #[error("unexpected data: {}{source}", prefix(what))]
     Decode {

@@ -78,10 +78,6 @@ impl Selection {
         }
         self
     }
-
-    pub fn is_single(&self) -> bool {
-        self.names.len() == 1
-    }
 }
 
 /// `NAME`, `jobset/NAME` or `jobsets.jobset.x-k8s.io/NAME` → `NAME`, validated.

@@ -205,10 +205,7 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
         Some((rjob, index)) => format!("restart of Job {}", jobset.job_name(rjob, *index as i32)),
         None => format!("restart (attempt {from} → {to})"),
     };
-    let message = match &options.reason {
-        Some(reason) => format!("{what} requested by {} with kubectl-jobset: {reason}", options.requested_by),
-        None => format!("{what} requested by {} with kubectl-jobset", options.requested_by),
-    };
+    let message = crate::restart::requested(&what, options);
     if let Err(e) = crate::cluster::events::publish_restart(cluster, jobset, message).await {
         cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
     }

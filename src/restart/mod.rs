@@ -171,6 +171,15 @@ pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String>
     ))
 }
 
+/// `<what> requested by <who> with kubectl-jobset[: <reason>]`: the condition's message and
+/// the Event's note say it the same way.
+pub fn requested(what: &str, opts: &RestartOptions) -> String {
+    match &opts.reason {
+        Some(reason) => format!("{what} requested by {} with kubectl-jobset: {reason}", opts.requested_by),
+        None => format!("{what} requested by {} with kubectl-jobset", opts.requested_by),
+    }
+}
+
 /// The JSON patch for a whole-JobSet restart.
 fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
     let attempt = jobset.attempt();
@@ -198,14 +207,7 @@ fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
         }
         ops.push(add(pointer(&["status", "restartsCountTowardsMax"]), counted + 1));
     }
-    let message = match &opts.reason {
-        Some(reason) => format!(
-            "restart {} requested by {} with kubectl-jobset: {reason}",
-            attempt + 1,
-            opts.requested_by
-        ),
-        None => format!("restart {} requested by {} with kubectl-jobset", attempt + 1, opts.requested_by),
-    };
+    let message = requested(&format!("restart {}", attempt + 1), opts);
     let condition = json!({"type": "RestartingJobSet", "status": "True", "reason": RESTART_REASON,
         "message": message, "lastTransitionTime": now});
     match status["conditions"].as_array() {
