@@ -17,6 +17,7 @@ pub mod execute;
 pub mod history;
 pub mod model;
 pub mod observe;
+pub mod recorder;
 pub mod render;
 pub mod restart;
 pub mod rollback;
