@@ -70,7 +70,12 @@ pub async fn resume_pending(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Option<Outcome>> {
-    let Some(journal) = read_journal(cluster, namespace, name).await? else { return Ok(None) };
+    let journal = match read_journal(cluster, namespace, name).await {
+        // `run` checks every permission first and names the missing ones.
+        Err(Error::Forbidden { .. }) => return Ok(None),
+        other => other?,
+    };
+    let Some(journal) = journal else { return Ok(None) };
     let live = cluster.get_jobset_opt(namespace, name).await?;
     if live
         .as_ref()
@@ -119,6 +124,9 @@ pub async fn run(
     err: &mut dyn Write,
 ) -> Result<Outcome> {
     let (ns, name) = (jobset.namespace(), jobset.name());
+    let service_name = plan::headless_service(jobset);
+    let kueue = cluster.kueue_version().await?;
+    check_permissions(cluster, jobset, service_name.is_some(), kueue.is_some()).await?;
     if let Some(journal) = read_journal(cluster, ns, name).await? {
         if !same_templates(&journal.templates, templates) {
             return Err(refused(
@@ -149,9 +157,6 @@ pub async fn run(
         .into_iter()
         .filter(|j: &ChildJob| j.is_owned_by(jobset.uid()))
         .collect::<Vec<_>>();
-    let service_name = plan::headless_service(jobset);
-    let kueue = cluster.kueue_version().await?;
-    check_permissions(cluster, jobset, service_name.is_some(), kueue.is_some()).await?;
     let workloads = match &kueue {
         Some(version) => cluster.workloads_owned_by(ns, version, jobset.uid()).await?,
         None => vec![],
