@@ -90,7 +90,9 @@ pub async fn running(ns: &TestNs) -> Running {
         .into_iter()
         .map(|p| (p.metadata.name.unwrap(), p.metadata.uid.unwrap()))
         .collect();
-    let status = ns.jobset(NAME).await["status"].clone();
+    // The JobSet may be gone mid-handover: its Jobs and Pods are what must still run.
+    let jobset = ns.jobsets().get_opt(NAME).await.unwrap();
+    let status = jobset.map(|j| serde_json::to_value(j).unwrap()["status"].clone()).unwrap_or_default();
     Running {
         jobs,
         pods,
