@@ -244,6 +244,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l handover -d 'Where the controller forbids template changes (upstream JobSet): recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l force -d 'With --restart: restart even while the previous restart is still in progress'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'

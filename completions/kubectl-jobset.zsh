@@ -304,6 +304,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '-y[Do not ask for confirmation]' \
 '--yes[Do not ask for confirmation]' \
 '--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
+'--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable]' \
 '--force[With --restart\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \

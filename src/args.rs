@@ -155,6 +155,7 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
         reason: args.reason.clone(),
         dry_run: args.dry_run.into(),
         restart: args.restart,
+        handover: args.handover,
         restart_options: RestartOptions {
             reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
             requested_by: requested_by(global),

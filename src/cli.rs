@@ -358,6 +358,11 @@ pub struct RollbackArgs {
     #[arg(long)]
     pub restart: bool,
 
+    /// Where the controller forbids template changes (upstream JobSet): recreate the JobSet
+    /// with the templates and hand its running Jobs over to it, untouched; resumable.
+    #[arg(long)]
+    pub handover: bool,
+
     /// With --restart: restart even while the previous restart is still in progress.
     #[arg(long, requires = "restart")]
     pub force: bool,

@@ -251,6 +251,14 @@ pub enum Error {
     #[error("{what} not {verb}: {why}")]
     Refused { what: String, verb: &'static str, why: String },
 
+    /// A handover (`--handover`) that stopped after its journal was written: the rerun
+    /// of the same command finishes it.
+    #[error(
+        "{what}: the handover stopped at step {step}: {source}\nits journal configmap/{journal} keeps its \
+         progress and the running Jobs are untouched: run the same command again to finish it"
+    )]
+    HandoverStopped { what: String, step: &'static str, journal: String, source: Box<Error> },
+
     /// Some of several targets failed; each was reported already.
     #[error("{failed} of {total} JobSets failed (see above)")]
     Several { failed: usize, total: usize },

@@ -14,6 +14,7 @@ pub mod completion;
 pub mod diff;
 pub mod error;
 pub mod execute;
+pub mod handover;
 pub mod history;
 pub mod model;
 pub mod observe;

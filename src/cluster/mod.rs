@@ -3,6 +3,7 @@
 pub mod api;
 mod connect;
 pub mod events;
+pub mod handover;
 pub mod request_log;
 pub mod retry;
 pub mod watch;

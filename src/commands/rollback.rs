@@ -11,6 +11,7 @@ use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
 use crate::execute::unknown::{AfterUnknown, judge_rollback};
 use crate::execute::{DryRun, Wait, restart_jobset, wait};
+use crate::handover::{self, HandoverOptions, Outcome};
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
@@ -31,6 +32,8 @@ pub struct RollbackPlan {
     pub reason: Option<String>,
     pub dry_run: DryRun,
     pub restart: bool,
+    /// `--handover`: recreate the JobSet and hand its Jobs over (src/handover).
+    pub handover: bool,
     pub restart_options: RestartOptions,
     /// `--wait`, with its timeout.
     pub wait: Option<Wait>,
@@ -46,6 +49,11 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
+    if plan.handover
+        && let Some(outcome) = resume_handover(cluster, plan, out, err).await?
+    {
+        return handed_over(cluster, plan, None, outcome, out, err).await;
+    }
     let Observed { fleet, histories, .. } = observe_one(cluster, plan, None, err).await?;
     let jobset = &fleet.jobsets[0];
     let view = View::new(jobset, histories.get(jobset.uid()).cloned().unwrap_or_default());
@@ -77,6 +85,11 @@ pub async fn run(
         write_preview(out, jobset, target, Palette { color: plan.color })?;
     }
     ask(jobset, target, plan, confirm)?;
+    if plan.handover {
+        let options = handover_options(plan);
+        let outcome = handover::run(cluster, jobset, &target.templates, &options, out, err).await?;
+        return handed_over(cluster, plan, Some(target.number), outcome, out, err).await;
+    }
     let what = format!("{RESOURCE_NAME}/{}", jobset.name());
     let Some(patched) = apply(cluster, jobset, target, &ops, plan).await? else {
         writeln!(out, "{what} rolled back to revision {} (dry run)", target.number)?;
@@ -90,6 +103,53 @@ pub async fn run(
         return Ok(ExitStatus::Success);
     }
     finish(cluster, plan, target.number, out, err).await
+}
+
+/// `--handover`: the command as the journal records it (a rerun is matched by it).
+fn handover_options(plan: &RollbackPlan) -> HandoverOptions {
+    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
+    let to = plan.to_revision.map(|n| format!(" --to-revision {n}")).unwrap_or_default();
+    HandoverOptions::new(
+        format!("kubectl jobset rollback {name}{to} --handover"),
+        plan.dry_run != DryRun::None,
+    )
+}
+
+/// A handover whose old JobSet is gone already (the history that chose its templates
+/// went with it): finished from its journal when this is the command that began it.
+async fn resume_handover(
+    cluster: &Cluster,
+    plan: &RollbackPlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Option<Outcome>> {
+    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
+    let ns = plan.selection.namespace.as_deref().unwrap_or(&cluster.namespace);
+    handover::resume_pending(cluster, ns, name, &handover_options(plan), out, err).await
+}
+
+/// After a handover: what a rollback says (and records) after its patch, or after a dry run.
+async fn handed_over(
+    cluster: &Cluster,
+    plan: &RollbackPlan,
+    target: Option<i64>,
+    outcome: Outcome,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
+    let Outcome::Done { uid, adopted } = outcome else {
+        writeln!(out, "{RESOURCE_NAME}/{name} handed over (dry run): nothing was changed")?;
+        return Ok(ExitStatus::Success);
+    };
+    writeln!(
+        err,
+        "{RESOURCE_NAME}/{name} handed over: new uid {uid}, {adopted} objects adopted, running Jobs untouched"
+    )?;
+    match target {
+        Some(target) => finish(cluster, plan, target, out, err).await,
+        None => Ok(ExitStatus::Success),
+    }
 }
 
 fn refused(jobset: &JobSet, why: String) -> Error {

@@ -109,10 +109,15 @@ pub fn explain_rejection(jobset: &JobSet, target: &Revision) -> String {
     } else {
         text.push_str(&format!(
             "\n  - suspending would not help: revision {} differs from the spec in fields that stay immutable \
-             while suspended (such as images or commands); recreating the JobSet is the remaining way",
+             while suspended (such as images or commands)",
             target.number
         ));
     }
+    text.push_str(&format!(
+        "\n  - `kubectl jobset rollback {name} --to-revision {} --handover` recreates the JobSet with these templates \
+         and hands its running Jobs over to it untouched (add --dry-run to see each step first)",
+        target.number
+    ));
     text.push_str("\n(-v shows the API server's full answer)");
     text
 }
@@ -209,6 +214,7 @@ mod tests {
         let text = explain_rejection(&js, &revision(1, vec![("w".into(), pod("app:v1", json!({})))]));
         assert!(text.contains("immutable") && text.contains("opportunistic template updates"), "{text}");
         assert!(text.contains("suspending would not help"), "{text}");
+        assert!(text.contains("--handover"), "{text}");
         assert!(!text.contains("Invalid value"), "no raw webhook dump: {text}");
     }
 }

@@ -10,6 +10,8 @@ mod catalog;
 mod diff;
 mod errors;
 mod fleet;
+mod handover;
+mod handover_setup;
 mod history;
 mod list;
 mod netproxy;
