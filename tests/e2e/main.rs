@@ -11,6 +11,7 @@ mod diff;
 mod errors;
 mod fleet;
 mod history;
+mod history_exact;
 mod list;
 mod netproxy;
 mod privilege;
