@@ -6,6 +6,7 @@
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Namespace;
 use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions};
 use kube::discovery::ApiResource;
@@ -231,6 +232,12 @@ impl Cluster {
         };
         let api = api::<ControllerRevision>(self, Some(namespace));
         api.delete(name, &params).await.map(|_| ()).map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// The Lease `name` in `namespace` (where a running recorder announces itself).
+    pub async fn get_lease(&self, namespace: &str, name: &str) -> Result<Lease> {
+        let op = Op::new("get", "leases.coordination.k8s.io", Some(namespace)).named(name);
+        api::<Lease>(self, Some(namespace)).get(name).await.map_err(|e| self.errors.classify(op, e))
     }
 
     /// Who the API server says we are (SelfSubjectReview); `None` if it will not say.

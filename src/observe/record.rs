@@ -28,7 +28,8 @@ const MAX_TRIES: u32 = 5;
 pub type Histories = HashMap<String, Vec<Revision>>;
 
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
-/// JobSet's current Jobs run, and writes what is new. Never fails the command for
+/// JobSet's current Jobs run, and writes what is new (nothing for the JobSets a running
+/// recorder covers). Never fails the command for
 /// history's sake: problems become one warning on `err`.
 pub async fn record(
     cluster: &Cluster,
@@ -44,7 +45,7 @@ pub async fn record(
     }
     let mut histories = read_histories(fleet, err)?;
     let fleet = &*fleet;
-    prefetch_revision_templates(defaulter, fleet, drifts, &histories).await?;
+    prefetch_revision_templates(defaulter, fleet, drifts, options, &histories).await?;
     write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
     Ok(histories)
 }
@@ -66,13 +67,14 @@ async fn prefetch_revision_templates(
     defaulter: &mut Defaulter<'_>,
     fleet: &Fleet,
     drifts: &[JobSetDrift],
+    options: &RecordOptions,
     histories: &Histories,
 ) -> Result<()> {
     let candidates: Vec<(&JobSet, &Value)> = fleet
         .jobsets
         .iter()
         .zip(drifts)
-        .filter(|(_, d)| has_template_drift(d))
+        .filter(|(js, d)| options.records(js) && has_template_drift(d))
         .flat_map(|(js, _)| {
             histories[js.uid()].iter().flat_map(move |r| r.templates.iter().map(move |(_, t)| (js, t)))
         })
@@ -81,7 +83,7 @@ async fn prefetch_revision_templates(
 }
 
 /// Records each JobSet's observation, keeping `histories` current with what the server
-/// stores. A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
+/// stores, for the JobSets this process records (`RecordOptions::records`). A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
 /// stops recording for all, since the others would be refused too.
 async fn write_histories(
     cluster: &Cluster,
@@ -93,7 +95,7 @@ async fn write_histories(
     err: &mut dyn Write,
 ) -> Result<()> {
     let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    for (jobset, drift) in fleet.jobsets.iter().zip(drifts) {
+    for (jobset, drift) in fleet.jobsets.iter().zip(drifts).filter(|(js, _)| options.records(js)) {
         let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
         let observation = Observation {
             jobset,

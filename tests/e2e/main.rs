@@ -15,6 +15,7 @@ mod history_exact;
 mod list;
 mod netproxy;
 mod privilege;
+mod recorder_presence;
 mod restart;
 mod rollback;
 mod smoke;
