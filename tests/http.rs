@@ -217,6 +217,8 @@ async fn diff_dry_runs_each_distinct_template_once() {
             "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Db&limit=500",
             "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500",
             "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
+            // Whether a recorder keeps history (here no Lease could be read: no recorder).
+            "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubectl-jobset-recorder",
             "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
             // Each JobSet's spec revision, recorded on first sight.
             "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",

@@ -77,7 +77,8 @@ pub async fn observe<'c>(
         return Ok(None);
     };
     let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
+    let mut drifts = compute(&mut defaulter, &fleet).await?;
+    record::reread_torn(cluster, &mut defaulter, &mut fleet, &mut drifts).await?;
     let histories = match options {
         Some(options) => {
             let mut options = options.clone();

@@ -110,3 +110,106 @@ async fn revision_data_is_never_patched_and_rollback_sees_no_false_conflict() {
     let same = now.iter().find(|r| r["metadata"]["name"] == first).unwrap();
     assert_eq!(same["data"], stored[0]["data"]);
 }
+
+const RESTARTS: &str = "  failurePolicy:\n    maxRestarts: 3\n";
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_job_recreated_inside_an_attempt_adds_no_revision_and_renumbers_none() {
+    let ns = TestNs::new("hist-recreated").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], RESTARTS));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    history_json(&ns, "train");
+    set_image(&ns, "train", 0, "busybox:1.37");
+    let (doc, _) = history_json(&ns, "train");
+    assert_eq!(rows(&doc), [(1, vec![0], "spec".to_owned()), (2, vec![], "spec".to_owned())]);
+
+    // Deleted by hand: the controller recreates it inside attempt 0, from the new spec.
+    let old_uid = ns.jobs_of("train").await[0].metadata.uid.clone();
+    assert!(ns.kubectl(&["delete", "job", "train-workers-0"]).status.success());
+    wait_for("train-workers-0 recreated", std::time::Duration::from_secs(60), || async {
+        let jobs = ns.jobs_of("train").await;
+        let job = jobs.iter().find(|j| j.metadata.name.as_deref() == Some("train-workers-0"))?;
+        (job.metadata.uid != old_uid && job.metadata.deletion_timestamp.is_none()).then_some(())
+    })
+    .await;
+    let recreated = ns.wait_for_attempt_jobs("train", 0, 2).await;
+    assert_eq!(image_of(&recreated[0], 0), "busybox:1.37");
+
+    let (doc, stderr) = history_json(&ns, "train");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert_eq!(rows(&doc), [(1, vec![0], "spec".to_owned()), (2, vec![], "spec".to_owned())]);
+    assert_eq!(controller_revisions(&ns).len(), 2);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_revision_of_the_same_name_held_by_another_object_is_named_not_skipped() {
+    let ns = TestNs::new("hist-orphan").await;
+    let yaml = jobset_yaml("train", &[("workers", 1, "busybox:1.36")], "");
+    ns.create(&yaml);
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    history_json(&ns, "train");
+    let old = controller_revisions(&ns)[0]["metadata"]["name"].as_str().unwrap().to_owned();
+    assert!(ns.kubectl(&["delete", "jobset", "train", "--cascade=orphan"]).status.success());
+    wait_for("the garbage collector to orphan the revision", std::time::Duration::from_secs(60), || async {
+        let stored = controller_revisions(&ns);
+        stored[0]["metadata"]["ownerReferences"].as_array().is_none_or(|o| o.is_empty()).then_some(())
+    })
+    .await;
+    ns.create(&yaml);
+
+    let (doc, stderr) = history_json(&ns, "train");
+    assert_eq!(
+        stderr.matches(&format!("controllerrevision {}/{old} is labelled for jobset train", ns.name)).count(),
+        1,
+        "one warning naming the object: {stderr}"
+    );
+    assert!(stderr.contains("--cascade=orphan"), "{stderr}");
+    assert_eq!(doc.revisions.len(), 1, "the new JobSet's history is recorded: {stderr}");
+    assert_eq!(doc.revisions[0].name, format!("{old}-1"));
+    assert_eq!(controller_revisions(&ns).len(), 2, "the orphan is left alone");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn rollback_to_a_rebuilt_revision_needs_it_cleaned_and_a_cleaned_one_restarts() {
+    let ns = TestNs::new("hist-rebuilt").await;
+    let extra = format!("{RESTARTS}  network:\n    enableDNSHostnames: true\n");
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], &extra));
+    let jobs = ns.wait_for_attempt_jobs("train", 0, 2).await;
+    let pod = jobs[0].spec.as_ref().unwrap().template.spec.as_ref().unwrap();
+    assert_eq!(pod.subdomain.as_deref(), Some("train"), "the controller injects it");
+    // Edited before any kubectl-jobset command: v1 is known only from its Jobs.
+    set_image(&ns, "train", 0, "busybox:1.37");
+    let (doc, _) = history_json(&ns, "train");
+    assert_eq!(rows(&doc), [(1, vec![0], "running-jobs".to_owned()), (2, vec![], "spec".to_owned())]);
+    let rebuilt = controller_revisions(&ns).into_iter().find(|r| r["revision"] == 1).unwrap();
+    let name = rebuilt["metadata"]["name"].as_str().unwrap().to_owned();
+    let template = &rebuilt["data"]["replicatedJobs"][0]["template"];
+    assert!(template["spec"]["template"]["spec"].get("subdomain").is_none(), "cleaned: {template}");
+    assert!(!template.to_string().contains("jobset.sigs.k8s.io/"), "cleaned: {template}");
+
+    // As an older kubectl-jobset left it: not cleaned, so refused, with the reason.
+    assert!(
+        ns.kubectl(&["annotate", "controllerrevision", &name, "kubectl-jobset.io/cleaned-"]).status.success()
+    );
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1", "-y"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("revision 1 was rebuilt from running Jobs"), "{out:?}");
+    assert!(
+        ns.kubectl(&["annotate", "controllerrevision", &name, "kubectl-jobset.io/cleaned=true"])
+            .status
+            .success()
+    );
+
+    // Cleaned: the rollback applies, and the restart it asks for runs it.
+    let out = ns.plugin(&["rollback", "train", "--to-revision", "1", "-y", "--restart", "--wait"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let jobs = ns.wait_for_attempt_jobs("train", 1, 2).await;
+    assert!(jobs.iter().all(|j| image_of(j, 0) == "busybox:1.36"));
+    let spec = ns.jobset("train").await["spec"]["replicatedJobs"][0]["template"].clone();
+    assert!(spec["spec"]["template"]["spec"].get("subdomain").is_none(), "{spec}");
+    let out = ns.plugin(&["diff", "train"]);
+    assert_eq!(out.code, 0, "the new attempt runs the spec: {out:?}");
+}
