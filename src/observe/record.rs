@@ -248,7 +248,7 @@ pub fn torn_read(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
 
 /// Mends torn reads: each JobSet whose Jobs are of a later attempt than it says is read
 /// again (one GET), and compared again with its Jobs. Nothing to do, and no request,
-/// in the usual case.
+/// in the usual case; a re-read that fails leaves the JobSet as it was read.
 pub async fn reread_torn(
     cluster: &Cluster,
     defaulter: &mut Defaulter<'_>,
@@ -260,9 +260,11 @@ pub async fn reread_torn(
         if !torn_read(stale, fleet.jobs_of(stale)) {
             continue;
         }
-        let fresh = cluster.get_jobset(stale.namespace(), stale.name()).await?;
+        // Gone, or deleted and created again: the stale view stays, and `running_state`
+        // records no attempt from it.
+        let Ok(fresh) = cluster.get_jobset(stale.namespace(), stale.name()).await else { continue };
         if fresh.uid() != stale.uid() {
-            continue; // deleted and created again: its Jobs are not this JobSet's
+            continue;
         }
         defaulter.prefetch(fresh.spec.replicated_jobs.iter().map(|r| (&fresh, &r.template))).await?;
         let expected: BTreeMap<String, Normalized> = fresh
