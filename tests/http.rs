@@ -217,6 +217,8 @@ async fn diff_dry_runs_each_distinct_template_once() {
             "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Db&limit=500",
             "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500",
             "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
+            // Whether a recorder keeps history (here no Lease could be read: no recorder).
+            "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubectl-jobset-recorder",
             "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
             // Each JobSet's spec revision, recorded on first sight.
             "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",
@@ -396,4 +398,86 @@ async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
     assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
     let seen = server.await.unwrap();
     assert_eq!(seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count(), 2);
+}
+
+/// A torn read, staged exactly: the JobSet is read at attempt 0 (just before a restart),
+/// its Jobs just after (attempt 1, on the edited template). `history` reads the JobSet
+/// once more and credits attempt 1, never attempt 0, to the template those Jobs run.
+#[tokio::test]
+async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
+    use kubectl_jobset::commands::history::{HistoryPlan, run as history};
+    let (cluster, handle, _) = mock_cluster("ml");
+    let at_attempt = |restarts: i64| {
+        let mut js = jobset("train", "ml");
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"] =
+            json!("app:v2");
+        js["status"]["restarts"] = json!(restarts);
+        js
+    };
+    let mut job = child_job("train", "ml", 1);
+    job["spec"]["template"]["spec"]["containers"][0]["image"] = json!("app:v2");
+    let v1 = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "metadata": {"name": "train-v1", "namespace": "ml", "resourceVersion": "5",
+            "labels": {"kubectl-jobset.io/jobset-name": "train"},
+            "annotations": {"kubectl-jobset.io/format": "replicated-job-templates/v1",
+                "kubectl-jobset.io/restart-attempts": "0"},
+            "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "uid-train"}]},
+        "data": {"replicatedJobs": [{"name": "w", "template": jobset("train", "ml")["spec"]["replicatedJobs"][0]["template"]}]},
+        "revision": 1});
+    let server = tokio::spawn(async move {
+        let mut handle = handle;
+        let (mut jobset_gets, mut stored) = (0, vec![v1]);
+        while let Ok(Some((request, send))) =
+            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+        {
+            let (parts, body) = request.into_parts();
+            let body = body.collect_bytes().await.unwrap();
+            let path = parts.uri.path().to_owned();
+            if path.ends_with("/jobsets/train") {
+                jobset_gets += 1;
+                respond(send, StatusCode::OK, at_attempt(if jobset_gets == 1 { 0 } else { 1 }));
+            } else if path.ends_with("/jobs") && parts.method == http::Method::GET {
+                respond(send, StatusCode::OK, list(vec![job.clone()], None));
+            } else if path.ends_with("/controllerrevisions") && parts.method == http::Method::POST {
+                let mut revision: Value = serde_json::from_slice(&body).unwrap();
+                revision["metadata"]["resourceVersion"] = json!("9");
+                stored.push(revision.clone());
+                respond(send, StatusCode::CREATED, revision);
+            } else if path.ends_with("/controllerrevisions") {
+                respond(send, StatusCode::OK, list(stored.clone(), None));
+            } else if parts.method == http::Method::POST {
+                let mut created: Value = serde_json::from_slice(&body).unwrap();
+                created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
+                respond(send, StatusCode::CREATED, created);
+            } else {
+                respond(
+                    send,
+                    StatusCode::NOT_FOUND,
+                    json!({"kind": "Status", "apiVersion": "v1",
+                    "status": "Failure", "reason": "NotFound", "code": 404}),
+                );
+            }
+        }
+        (jobset_gets, stored)
+    });
+    let plan = HistoryPlan {
+        selection: Selection::new(&["train".to_owned()], false, None, "ml").unwrap(),
+        revision: None,
+        diff: None,
+        format: Format::Json,
+        no_headers: false,
+        color: false,
+        history_limit: 10,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    history(&cluster, &plan, &mut out, &mut err).await.unwrap();
+    let (jobset_gets, stored) = server.await.unwrap();
+    assert_eq!(jobset_gets, 2, "read once, and once again after the torn read");
+    let annotations: Vec<&Value> = stored.iter().map(|r| &r["metadata"]["annotations"]).collect();
+    assert_eq!(annotations[0]["kubectl-jobset.io/restart-attempts"], "0", "v1 keeps attempt 0 alone");
+    assert_eq!(stored.len(), 2, "{annotations:?}");
+    assert_eq!(
+        annotations[1]["kubectl-jobset.io/restart-attempts"], "1",
+        "v2 ran attempt 1: {annotations:?}"
+    );
 }

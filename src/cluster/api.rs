@@ -6,10 +6,11 @@
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
+use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Namespace;
-use kube::Api;
 use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions};
 use kube::discovery::ApiResource;
+use kube::{Api, Resource};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -26,6 +27,46 @@ pub const FIELD_MANAGER: &str = "kubectl-jobset";
 /// RBAC names, as errors and kubectl name the resources.
 pub const JOBS_RESOURCE: &str = "jobs.batch";
 pub const REVISIONS_RESOURCE: &str = "controllerrevisions.apps";
+
+/// JSON as the API server's own encoder writes it: `<`, `>`, `&`, U+2028 and U+2029
+/// escaped as `\u003c`…. The server compares some values byte for byte: a JSON patch's
+/// `test` op compares leaves as bytes, and a ControllerRevision's `data` must stay
+/// identical across updates while every patch re-encodes it. A body with a raw `&` (say
+/// `sh -c "a && b"` in a template) would fail a test op that should pass (a false
+/// conflict), and the revision's first patch ("data: field is immutable").
+pub fn apiserver_json(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, ApiServerFormatter);
+    value.serialize(&mut serializer).expect("JSON values always serialize");
+    out
+}
+
+/// serde_json's compact output, escaping what Go's encoder escapes beyond it.
+struct ApiServerFormatter;
+
+impl serde_json::ser::Formatter for ApiServerFormatter {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            let escaped = match c {
+                '<' => "\\u003c",
+                '>' => "\\u003e",
+                '&' => "\\u0026",
+                '\u{2028}' => "\\u2028",
+                '\u{2029}' => "\\u2029",
+                _ => continue,
+            };
+            writer.write_all(&fragment.as_bytes()[start..i])?;
+            writer.write_all(escaped.as_bytes())?;
+            start = i + c.len_utf8();
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+}
 
 /// Which namespaces a list covers: one, or all (`-A`).
 fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
@@ -89,12 +130,15 @@ impl Cluster {
         op.subresource = subresource;
         let params =
             PatchParams { dry_run, field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
+        let body = apiserver_json(patch);
         let patch = Patch::Json::<()>(patch.clone());
-        let api = api::<JobSet>(self, Some(namespace));
-        let patched = match subresource {
-            Some(sub) => api.patch_subresource(sub, name, &params, &patch).await,
-            None => api.patch(name, &params, &patch).await,
+        let request = kube::core::Request::new(JobSet::url_path(&(), Some(namespace)));
+        let request = match subresource {
+            Some(sub) => request.patch_subresource(sub, name, &params, &patch),
+            None => request.patch(name, &params, &patch),
         };
+        let request = request.map(|r| r.map(|_| body)).map_err(kube::Error::BuildRequest);
+        let patched: kube::Result<JobSet> = self.send(request, "patch").await;
         patched.map(|js| js.object()).map_err(|e| self.errors.classify(op, e))
     }
 
@@ -139,8 +183,21 @@ impl Cluster {
     ) -> Result<ControllerRevision> {
         let op = Op::new("create", REVISIONS_RESOURCE, Some(namespace));
         let params = PostParams { dry_run: false, field_manager: Some(FIELD_MANAGER.to_owned()) };
-        let api = api::<ControllerRevision>(self, Some(namespace));
-        api.create(&params, revision).await.map_err(|e| self.errors.classify(op, e))
+        let request = kube::core::Request::new(ControllerRevision::url_path(&(), Some(namespace)))
+            .create(&params, apiserver_json(revision))
+            .map_err(kube::Error::BuildRequest);
+        self.send(request, "create").await.map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// Sends a request built here, with its body already encoded (see `apiserver_json`).
+    async fn send<K: DeserializeOwned>(
+        &self,
+        request: kube::Result<http::Request<Vec<u8>>>,
+        verb: &'static str,
+    ) -> kube::Result<K> {
+        let mut request = request?;
+        request.extensions_mut().insert(verb);
+        self.client.request::<K>(request).await
     }
 
     pub async fn patch_revision(
@@ -151,10 +208,11 @@ impl Cluster {
     ) -> Result<ControllerRevision> {
         let op = Op::new("patch", REVISIONS_RESOURCE, Some(namespace)).named(name);
         let params = PatchParams { field_manager: Some(FIELD_MANAGER.to_owned()), ..Default::default() };
-        let api = api::<ControllerRevision>(self, Some(namespace));
-        api.patch(name, &params, &Patch::Json::<()>(patch.clone()))
-            .await
-            .map_err(|e| self.errors.classify(op, e))
+        let request = kube::core::Request::new(ControllerRevision::url_path(&(), Some(namespace)))
+            .patch(name, &params, &Patch::Json::<()>(patch.clone()))
+            .map(|r| r.map(|_| apiserver_json(patch)))
+            .map_err(kube::Error::BuildRequest);
+        self.send(request, "patch").await.map_err(|e| self.errors.classify(op, e))
     }
 
     /// Deletes a revision only if it is still at `resource_version`.
@@ -174,6 +232,12 @@ impl Cluster {
         };
         let api = api::<ControllerRevision>(self, Some(namespace));
         api.delete(name, &params).await.map(|_| ()).map_err(|e| self.errors.classify(op, e))
+    }
+
+    /// The Lease `name` in `namespace` (where a running recorder announces itself).
+    pub async fn get_lease(&self, namespace: &str, name: &str) -> Result<Lease> {
+        let op = Op::new("get", "leases.coordination.k8s.io", Some(namespace)).named(name);
+        api::<Lease>(self, Some(namespace)).get(name).await.map_err(|e| self.errors.classify(op, e))
     }
 
     /// Who the API server says we are (SelfSubjectReview); `None` if it will not say.
@@ -199,5 +263,22 @@ pub fn is_precondition_failure(err: &Error) -> bool {
         // A failed `test` op: 422 with the API server's generic message.
         Error::Api { code: 422, message, .. } => message.contains("error in our request"),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bodies_are_encoded_as_the_api_server_encodes_them() {
+        let value = json!({"command": ["sh", "-c", "a && b <c> \u{2028}"], "ключ": "é\n\"", "n": 1.5});
+        let text = String::from_utf8(apiserver_json(&value)).unwrap();
+        assert_eq!(
+            text,
+            r#"{"command":["sh","-c","a \u0026\u0026 b \u003cc\u003e \u2028"],"ключ":"é\n\"","n":1.5}"#
+        );
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value, "the same JSON value");
     }
 }

@@ -10,7 +10,7 @@ use crate::commands::ExitStatus;
 use crate::diff::unified::{Palette, yaml_lines};
 use crate::diff::{JobSetDrift, State, job_range};
 use crate::error::{Error, Result};
-use crate::observe::{Observed, RecordOptions, observe, spec_revision};
+use crate::observe::{Observed, RecordOptions, Recorder, observe, spec_revision};
 use crate::render::{self, documents::DiffDocument, drift::write_text, table::write_table};
 use crate::select::Selection;
 
@@ -40,7 +40,7 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let Some(Observed { fleet, drifts, histories, .. }) =
         observe(cluster, &plan.selection, Some(&options), err).await?
     else {

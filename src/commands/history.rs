@@ -13,7 +13,8 @@ use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::Result;
 use crate::history::{Revision, View, bad_revision, data, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
-use crate::observe::{Observed, RecordOptions, observe};
+use crate::observe::{Observed, RecordOptions, Recorder, observe};
+use crate::recorder::presence::Scope;
 use crate::render::documents::{
     API_VERSION, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument, RevisionDocument, to_value,
 };
@@ -39,12 +40,15 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
-    let Some(Observed { fleet, histories, .. }) =
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
+    let Some(Observed { fleet, histories, recorder, .. }) =
         observe(cluster, &plan.selection, Some(&options), err).await?
     else {
         return Ok(ExitStatus::Success);
     };
+    if let Some(hint) = recorder_hint(&fleet.jobsets, recorder.as_ref()) {
+        writeln!(err, "{hint}")?;
+    }
     let mut documents = Vec::new();
     let several = fleet.jobsets.len() > 1;
     for jobset in &fleet.jobsets {
@@ -67,6 +71,17 @@ pub async fn run(
         render::write_documents(out, plan.format, documents)?;
     }
     Ok(ExitStatus::Success)
+}
+
+/// Said once when some JobSet's history is kept only by commands that happen to look
+/// at it (no running recorder covers it): what may be missing, and what keeps it all.
+pub fn recorder_hint(jobsets: &[JobSet], recorder: Option<&Scope>) -> Option<&'static str> {
+    let uncovered = jobsets.iter().any(|js| !recorder.is_some_and(|scope| scope.covers(js)));
+    uncovered.then_some(
+        "note: without a recorder, history holds only what kubectl-jobset commands saw when they ran \
+         (templates and restart attempts in between are missing); `kubectl jobset recorder -A` keeps it \
+         complete as it happens",
+    )
 }
 
 /// Whether `-o` asks for documents, which `run` prints together once every JobSet is read.
@@ -346,6 +361,19 @@ mod tests {
             replicated_job_details("workers", &t),
             "workers: parallelism=2 completions=2 trainer=app:v1 limits(cpu=2,memory=1Gi)"
         );
+    }
+
+    #[test]
+    fn the_recorder_hint_is_for_jobsets_no_recorder_covers() {
+        let jobset = |ns: &str| {
+            JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": ns, "uid": "u"},
+                "spec": {"replicatedJobs": []}}))
+            .unwrap()
+        };
+        let ml = Scope { namespaces: vec!["ml".into()], selector: None };
+        assert!(recorder_hint(&[jobset("ml")], None).unwrap().contains("kubectl jobset recorder -A"));
+        assert_eq!(recorder_hint(&[jobset("ml")], Some(&ml)), None);
+        assert!(recorder_hint(&[jobset("ml"), jobset("other")], Some(&ml)).is_some());
     }
 
     #[test]

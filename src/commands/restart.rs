@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::execute::{DryRun, Outcome, Wait, restart_one, wait};
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
-use crate::observe::{Fleet, Observed, RecordOptions, observe};
+use crate::observe::{Fleet, Observed, RecordOptions, Recorder, observe};
 use crate::render::{self, Format, drift::write_text};
 use crate::restart::RestartOptions;
 use crate::select::Selection;
@@ -48,6 +48,7 @@ pub async fn run(
     let options = RecordOptions {
         history_limit: plan.history_limit,
         cause: plan.options.reason.clone().map(Cause::IfUnset),
+        recorder: Recorder::Defer,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {

@@ -15,7 +15,7 @@ use crate::handover::{self, HandoverOptions, Outcome};
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
-use crate::observe::{Observed, RecordOptions, observe};
+use crate::observe::{Observed, RecordOptions, Recorder, observe};
 use crate::render::{self, Format};
 use crate::restart::{self, Decision as RestartDecision, RestartOptions};
 use crate::rollback::{
@@ -275,7 +275,7 @@ async fn observe_one<'c>(
     cause: Option<Cause>,
     err: &mut dyn Write,
 ) -> Result<Observed<'c>> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause };
+    let options = RecordOptions { history_limit: plan.history_limit, cause, recorder: Recorder::Defer };
     // One name: a JobSet that does not exist is an error, never an empty result.
     observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
         not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())

@@ -19,6 +19,7 @@ use serde_json::{Map, Value, json};
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
 use crate::model::patch::{add, pointer, replace, test, test_resource_version};
 
+pub mod rebuilt;
 pub mod view;
 pub use view::{View, bad_revision};
 
@@ -52,6 +53,8 @@ pub struct Revision {
     pub change_cause: Option<String>,
     pub recorded_at: Option<String>,
     pub source: String,
+    /// Rebuilt from running Jobs and cleaned of what the controller injected.
+    pub cleaned: bool,
     pub resource_version: String,
     /// The raw `attempts` annotation, for `test` ops.
     raw_attempts: Option<String>,
@@ -167,6 +170,7 @@ pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, S
         change_cause: text(CHANGE_CAUSE).filter(|c| !c.is_empty()),
         recorded_at: text(RECORDED_ANNOTATION),
         source: text(SOURCE_ANNOTATION).unwrap_or_else(|| "spec".into()),
+        cleaned: text(rebuilt::CLEANED_ANNOTATION).as_deref() == Some("true"),
         resource_version: meta.resource_version.clone().unwrap_or_default(),
         templates,
         name,
@@ -185,6 +189,64 @@ fn parse_templates(name: &str, data: &Value) -> Result<Templates, String> {
             _ => Err(format!("controllerrevision {name} has corrupt data; ignored")),
         })
         .collect()
+}
+
+/// Who holds a stored revision under our labels: enough to tell a JobSet's own from
+/// another object's of the same name (e.g. left behind by a JobSet deleted with
+/// `--cascade=orphan`, whose owner reference the garbage collector then removed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Holder {
+    pub namespace: String,
+    pub name: String,
+    /// The JobSet name in our label.
+    pub jobset: String,
+    /// `(kind, name, uid)` of each owner.
+    pub owners: Vec<(String, String, String)>,
+}
+
+impl Holder {
+    pub fn of(stored: &ControllerRevision) -> Holder {
+        let meta = &stored.metadata;
+        Holder {
+            namespace: meta.namespace.clone().unwrap_or_default(),
+            name: meta.name.clone().unwrap_or_default(),
+            jobset: meta.labels.as_ref().and_then(|l| l.get(JOBSET_LABEL)).cloned().unwrap_or_default(),
+            owners: meta
+                .owner_references
+                .iter()
+                .flatten()
+                .map(|o| (o.kind.clone(), o.name.clone(), o.uid.clone()))
+                .collect(),
+        }
+    }
+
+    /// Labelled for `jobset` but not owned by it.
+    pub fn is_foreign_to(&self, jobset: &JobSet) -> bool {
+        self.namespace == jobset.namespace()
+            && self.jobset == jobset.name()
+            && !self.owners.iter().any(|(_, _, uid)| uid == jobset.uid())
+    }
+
+    /// The warning for a foreign revision: which object holds it, and what we do instead.
+    pub fn warning(&self, jobset: &JobSet) -> String {
+        let owner = match self.owners.as_slice() {
+            [] => "no owner (its JobSet was probably deleted with --cascade=orphan)".to_owned(),
+            owners => owners
+                .iter()
+                .map(|(kind, name, uid)| format!("{kind} {name} (uid {uid})"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        format!(
+            "controllerrevision {}/{} is labelled for jobset {} but owned by {owner}, not by this jobset \
+             (uid {}): it is left alone, and this jobset's history is recorded under other names \
+             (delete it if it is no longer needed)",
+            self.namespace,
+            self.name,
+            jobset.name(),
+            jobset.uid()
+        )
+    }
 }
 
 /// Picks revision `n`: positive is the number itself, negative counts back from the
@@ -277,6 +339,9 @@ pub struct Observation<'a> {
     pub change_cause: Option<Cause>,
     pub history_limit: usize,
     pub now: String,
+    /// Names of ControllerRevisions under this JobSet's label that another object owns
+    /// (or none does): never ours to touch, and not free for a new revision.
+    pub foreign: Vec<String>,
 }
 
 impl Write {
@@ -364,12 +429,12 @@ impl<'a> Planner<'a> {
         }
         let number = self.next_number();
         let object = new_revision(
-            self.observed.jobset,
+            self.observed,
             self.revisions,
             templates,
             number,
             Some("rebuilt from running Jobs (their template was never recorded)"),
-            "running-jobs",
+            rebuilt::SOURCE,
             &BTreeSet::from([self.attempt]),
             &self.observed.now,
         );
@@ -421,7 +486,7 @@ impl<'a> Planner<'a> {
             jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
         });
         let object = new_revision(
-            jobset,
+            self.observed,
             self.revisions,
             &self.spec,
             number,
@@ -490,7 +555,7 @@ fn annotation_path(key: &str) -> json_patch::jsonptr::PointerBuf {
 /// A new ControllerRevision object for `templates`.
 #[allow(clippy::too_many_arguments)]
 fn new_revision(
-    jobset: &JobSet,
+    observed: &Observation,
     existing: &[Revision],
     templates: &Templates,
     number: i64,
@@ -499,11 +564,13 @@ fn new_revision(
     attempts: &BTreeSet<i32>,
     now: &str,
 ) -> ControllerRevision {
+    let jobset = observed.jobset;
     let hash = hash(templates);
-    // A hash collision with different data gets a numbered name, as StatefulSets do.
+    // A hash collision with different data, or a name another object holds, gets a
+    // numbered name, as StatefulSets do.
     let mut name = format!("{}-{hash}", jobset.name());
     let mut collision = 0;
-    while existing.iter().any(|r| r.name == name) {
+    while existing.iter().any(|r| r.name == name) || observed.foreign.contains(&name) {
         collision += 1;
         name = format!("{}-{hash}-{collision}", jobset.name());
     }
@@ -514,6 +581,9 @@ fn new_revision(
             .collect();
     if !attempts.is_empty() {
         annotations.insert(ATTEMPTS_ANNOTATION.to_owned(), format_attempts(attempts));
+    }
+    if source == rebuilt::SOURCE {
+        annotations.insert(rebuilt::CLEANED_ANNOTATION.to_owned(), "true".to_owned());
     }
     if let Some(cause) = cause {
         annotations.insert(CHANGE_CAUSE.to_owned(), cause.to_owned());

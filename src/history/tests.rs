@@ -18,6 +18,7 @@ fn observe(js: &JobSet, running: Running) -> Observation<'_> {
         change_cause: None,
         history_limit: 10,
         now: "2026-11-30T12:00:00Z".into(),
+        foreign: vec![],
     }
 }
 
@@ -281,4 +282,78 @@ fn two_writers_numbering_at_once_are_separated_by_whoever_looks_next() {
     apply(&mut store, &moves);
     assert!(renumber_duplicates(&store).is_empty(), "unique now");
     assert!(Write::Create(Box::default()).assigns_number());
+}
+
+#[test]
+fn a_name_another_object_holds_gets_a_suffix() {
+    let js = jobset("app:v1", 0);
+    let taken = format!("js-{}", hash(&templates_of(&js)));
+    let mut observation = observe(&js, Running::Spec);
+    observation.foreign = vec![taken.clone()];
+    let writes = plan_writes(&observation, &[]);
+    let [Write::Create(object)] = writes.as_slice() else { panic!("{writes:?}") };
+    assert_eq!(object.metadata.name.as_deref(), Some(format!("{taken}-1").as_str()));
+}
+
+#[test]
+fn holders_tell_a_jobsets_own_revisions_from_anothers() {
+    let js = jobset("app:v1", 0);
+    let stored = |owners: Value| -> ControllerRevision {
+        serde_json::from_value(json!({"metadata": {"name": "js-abc", "namespace": "ml",
+            "labels": {JOBSET_LABEL: "js"}, "ownerReferences": owners}, "revision": 1}))
+        .unwrap()
+    };
+    let own = Holder::of(&stored(json!([{"apiVersion": "v", "kind": "JobSet", "name": "js", "uid": "u1"}])));
+    assert!(!own.is_foreign_to(&js));
+    let orphan = Holder::of(&stored(json!([])));
+    assert!(orphan.is_foreign_to(&js));
+    assert!(
+        orphan.warning(&js).contains("controllerrevision ml/js-abc")
+            && orphan.warning(&js).contains("--cascade=orphan")
+    );
+    let other =
+        Holder::of(&stored(json!([{"apiVersion": "v", "kind": "JobSet", "name": "js", "uid": "old"}])));
+    assert!(other.warning(&js).contains("owned by JobSet js (uid old)"), "{}", other.warning(&js));
+}
+
+#[test]
+fn rebuilt_revisions_are_marked_cleaned_and_rollback_refuses_the_uncleaned() {
+    let js = jobset("app:v2", 1);
+    let running = vec![(
+        "w".to_owned(),
+        json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}}),
+    )];
+    let mut store = Vec::new();
+    record(&mut store, &observe(&js, Running::Rebuilt(running)));
+    let rebuilt_revision = store.iter().find(|r| r.source == rebuilt::SOURCE).unwrap();
+    assert!(rebuilt_revision.cleaned);
+    assert_eq!(rebuilt::rollback_refusal(&js, rebuilt_revision), None);
+    let mut legacy = rebuilt_revision.clone();
+    legacy.cleaned = false;
+    let why = rebuilt::rollback_refusal(&js, &legacy).unwrap();
+    assert!(
+        why.contains("rebuilt from running Jobs") && why.contains("kubectl jobset history js --revision"),
+        "{why}"
+    );
+}
+
+#[test]
+fn cleaning_removes_the_subdomain_and_claim_volumes_the_controller_adds() {
+    let js = JobSet::from_raw(json!({
+        "metadata": {"name": "js", "namespace": "ml", "uid": "u1"},
+        "spec": {"network": {"enableDNSHostnames": true},
+            "volumeClaimPolicies": [{"templates": [{"metadata": {"name": "data"}}]}],
+            "replicatedJobs": []}
+    }))
+    .unwrap();
+    let live = json!({"spec": {"template": {"spec": {"subdomain": "js", "containers": [{"name": "c"}],
+        "volumes": [{"name": "data", "persistentVolumeClaim": {"claimName": "data-js"}},
+                    {"name": "own", "persistentVolumeClaim": {"claimName": "mine"}}]}}}});
+    assert_eq!(
+        rebuilt::clean(&js, live),
+        json!({"spec": {"template": {"spec": {"containers": [{"name": "c"}],
+            "volumes": [{"name": "own", "persistentVolumeClaim": {"claimName": "mine"}}]}}}})
+    );
+    let own_subdomain = json!({"spec": {"template": {"spec": {"subdomain": "elsewhere"}}}});
+    assert_eq!(rebuilt::clean(&js, own_subdomain.clone()), own_subdomain, "not the controller's: kept");
 }

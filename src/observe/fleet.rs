@@ -29,6 +29,8 @@ pub struct Fleet {
     revisions_by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>>,
     /// Why history could not be read, when it could not (e.g. RBAC).
     pub history_error: Option<Error>,
+    /// Who holds each listed revision, so that another object's are told apart.
+    pub revision_holders: Vec<crate::history::Holder>,
 }
 
 impl Fleet {
@@ -50,12 +52,20 @@ impl Fleet {
         for jobs in jobs_by_owner.values_mut() {
             jobs.sort_by(|a, b| a.name().cmp(b.name()));
         }
-        Fleet { jobsets, jobs_by_owner, missing, revisions_by_owner: HashMap::new(), history_error: None }
+        Fleet {
+            jobsets,
+            jobs_by_owner,
+            missing,
+            revisions_by_owner: HashMap::new(),
+            history_error: None,
+            revision_holders: Vec::new(),
+        }
     }
 
     /// Adds ControllerRevisions, parsed and grouped by owner (the raw objects are dropped).
     pub fn with_revisions(mut self, revisions: Vec<ControllerRevision>) -> Self {
         for revision in revisions {
+            self.revision_holders.push(crate::history::Holder::of(&revision));
             for owner in revision.metadata.owner_references.as_deref().unwrap_or_default() {
                 self.revisions_by_owner
                     .entry(owner.uid.clone())

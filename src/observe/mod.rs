@@ -12,16 +12,43 @@ use crate::cluster::Cluster;
 use crate::diff::JobSetDrift;
 use crate::error::Result;
 use crate::history::Cause;
+use crate::model::jobset::JobSet;
+use crate::recorder::presence::{LEASE_NAME, Scope, lease_namespace, presence};
 use crate::select::Selection;
 pub use compare::{Defaulter, compute};
 pub use fleet::Fleet;
 pub use record::{Histories, record, spec_revision};
 
 /// What history recording does with what a command saw.
+#[derive(Debug, Clone)]
 pub struct RecordOptions {
     pub history_limit: usize,
     /// A change cause to record on every observed JobSet's spec revision.
     pub cause: Option<Cause>,
+    /// Whether to leave JobSets to a running recorder.
+    pub recorder: Recorder,
+}
+
+/// Who records history: this process, or a running recorder for what it covers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Recorder {
+    /// Record every JobSet (the recorder itself).
+    Ignore,
+    /// Ask whether a recorder runs (one GET of its Lease, alongside the first reads),
+    /// and leave it the JobSets it covers (the CLI).
+    Defer,
+    /// A recorder runs, covering this scope: record only the other JobSets.
+    Running(Scope),
+}
+
+impl RecordOptions {
+    /// Whether this process records `jobset`'s history (no running recorder covers it).
+    pub fn records(&self, jobset: &JobSet) -> bool {
+        match &self.recorder {
+            Recorder::Running(scope) => !scope.covers(jobset),
+            Recorder::Ignore | Recorder::Defer => true,
+        }
+    }
 }
 
 /// What diff, history, restart and rollback start from.
@@ -30,6 +57,8 @@ pub struct Observed<'c> {
     pub drifts: Vec<JobSetDrift>,
     pub histories: Histories,
     pub defaulter: Defaulter<'c>,
+    /// The scope of the recorder that keeps history, when one runs (and was asked about).
+    pub recorder: Option<Scope>,
 }
 
 /// Loads the selected JobSets with their Jobs and history, compares each with its Jobs,
@@ -41,14 +70,34 @@ pub async fn observe<'c>(
     options: Option<&RecordOptions>,
     err: &mut dyn Write,
 ) -> Result<Option<Observed<'c>>> {
-    let Some(mut fleet) = fleet::load_targets(cluster, selection, err).await? else {
+    let ask_recorder = options.is_some_and(|o| o.recorder == Recorder::Defer);
+    let (fleet, recorder) =
+        tokio::join!(fleet::load_targets(cluster, selection, err), running_recorder(cluster, ask_recorder));
+    let Some(mut fleet) = fleet? else {
         return Ok(None);
     };
     let mut defaulter = Defaulter::new(cluster);
-    let drifts = compute(&mut defaulter, &fleet).await?;
+    let mut drifts = compute(&mut defaulter, &fleet).await?;
+    record::reread_torn(cluster, &mut defaulter, &mut fleet, &mut drifts).await?;
     let histories = match options {
-        Some(options) => record(cluster, &mut defaulter, &mut fleet, &drifts, options, err).await?,
+        Some(options) => {
+            let mut options = options.clone();
+            if let Some(scope) = &recorder {
+                options.recorder = Recorder::Running(scope.clone());
+            }
+            record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?
+        }
         None => Histories::new(),
     };
-    Ok(Some(Observed { fleet, drifts, histories, defaulter }))
+    Ok(Some(Observed { fleet, drifts, histories, defaulter, recorder }))
+}
+
+/// The scope of a recorder holding a fresh Lease, when `ask`. A Lease that cannot be
+/// read (absent, forbidden, unreachable) means no recorder: the CLI records itself.
+async fn running_recorder(cluster: &Cluster, ask: bool) -> Option<Scope> {
+    if !ask {
+        return None;
+    }
+    let lease = cluster.get_lease(&lease_namespace(), LEASE_NAME).await.ok()?;
+    presence(&lease, jiff::Timestamp::now())
 }

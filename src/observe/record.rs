@@ -2,7 +2,7 @@
 //! with its Jobs brings its ControllerRevisions up to date (idempotent, guarded writes).
 //! If RBAC forbids it, commands go on read-only and say so once.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
@@ -14,11 +14,11 @@ use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
-use crate::diff::normalize::rebuild_template;
+use crate::diff::normalize::{Normalized, rebuild_template};
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
-use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite};
-use crate::model::jobset::JobSet;
+use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite, rebuilt};
+use crate::model::jobset::{ChildJob, JobSet};
 
 /// How many times a JobSet's history is planned and written (re-read and re-planned
 /// after a lost race, a lost answer or throttling).
@@ -28,7 +28,8 @@ const MAX_TRIES: u32 = 5;
 pub type Histories = HashMap<String, Vec<Revision>>;
 
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
-/// JobSet's current Jobs run, and writes what is new. Never fails the command for
+/// JobSet's current Jobs run, and writes what is new (nothing for the JobSets a running
+/// recorder covers). Never fails the command for
 /// history's sake: problems become one warning on `err`.
 pub async fn record(
     cluster: &Cluster,
@@ -44,7 +45,7 @@ pub async fn record(
     }
     let mut histories = read_histories(fleet, err)?;
     let fleet = &*fleet;
-    prefetch_revision_templates(defaulter, fleet, drifts, &histories).await?;
+    prefetch_revision_templates(defaulter, fleet, drifts, options, &histories).await?;
     write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
     Ok(histories)
 }
@@ -57,6 +58,11 @@ fn read_histories(fleet: &mut Fleet, err: &mut dyn Write) -> Result<Histories> {
         let revisions = readable(fleet.take_revisions_of(&uid), err)?;
         histories.insert(uid, revisions);
     }
+    for jobset in &fleet.jobsets {
+        for holder in fleet.revision_holders.iter().filter(|h| h.is_foreign_to(jobset)) {
+            writeln!(err, "warning: {}", holder.warning(jobset))?;
+        }
+    }
     Ok(histories)
 }
 
@@ -66,13 +72,14 @@ async fn prefetch_revision_templates(
     defaulter: &mut Defaulter<'_>,
     fleet: &Fleet,
     drifts: &[JobSetDrift],
+    options: &RecordOptions,
     histories: &Histories,
 ) -> Result<()> {
     let candidates: Vec<(&JobSet, &Value)> = fleet
         .jobsets
         .iter()
         .zip(drifts)
-        .filter(|(_, d)| has_template_drift(d))
+        .filter(|(js, d)| options.records(js) && has_template_drift(d))
         .flat_map(|(js, _)| {
             histories[js.uid()].iter().flat_map(move |r| r.templates.iter().map(move |(_, t)| (js, t)))
         })
@@ -81,7 +88,7 @@ async fn prefetch_revision_templates(
 }
 
 /// Records each JobSet's observation, keeping `histories` current with what the server
-/// stores. A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
+/// stores, for the JobSets this process records (`RecordOptions::records`). A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
 /// stops recording for all, since the others would be refused too.
 async fn write_histories(
     cluster: &Cluster,
@@ -93,7 +100,7 @@ async fn write_histories(
     err: &mut dyn Write,
 ) -> Result<()> {
     let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    for (jobset, drift) in fleet.jobsets.iter().zip(drifts) {
+    for (jobset, drift) in fleet.jobsets.iter().zip(drifts).filter(|(js, _)| options.records(js)) {
         let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
         let observation = Observation {
             jobset,
@@ -101,6 +108,7 @@ async fn write_histories(
             change_cause: options.cause.clone(),
             history_limit: options.history_limit,
             now: now.clone(),
+            foreign: foreign_names(fleet, jobset),
         };
         match write_history(cluster, &observation, revisions, err).await {
             Ok(updated) => {
@@ -130,12 +138,21 @@ fn has_template_drift(drift: &JobSetDrift) -> bool {
     drift.replicated_jobs.iter().any(|r| !r.outdated.is_empty())
 }
 
+/// Names of revisions labelled for `jobset` that another object holds (warned about
+/// when the fleet was read).
+fn foreign_names(fleet: &Fleet, jobset: &JobSet) -> Vec<String> {
+    fleet.revision_holders.iter().filter(|h| h.is_foreign_to(jobset)).map(|h| h.name.clone()).collect()
+}
+
+/// The JobSet's own revisions among `raw`; another object's are skipped (warned about
+/// when the fleet was read).
 fn parse_revisions(
     raw: &[ControllerRevision],
     jobset: &JobSet,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
-    readable(raw.iter().map(|object| history::parse(object, jobset.uid())), err)
+    let own = raw.iter().filter(|object| !history::Holder::of(object).is_foreign_to(jobset));
+    readable(own.map(|object| history::parse(object, jobset.uid())), err)
 }
 
 /// The revisions that could be read, in number order; a warning for each of the others.
@@ -155,7 +172,9 @@ fn readable(
 }
 
 /// Which templates the current attempt's Jobs run: the spec's, a recorded revision's,
-/// or (rebuilt from the Jobs) templates nobody recorded.
+/// or (rebuilt from the Jobs, cleaned of what the controller put in) templates nobody
+/// recorded. Unknown when the Jobs are of a later attempt than the JobSet read (a torn
+/// read `reread_torn` could not mend): never credit the wrong attempt.
 fn running_state(
     defaulter: &Defaulter,
     fleet: &Fleet,
@@ -163,24 +182,14 @@ fn running_state(
     drift: &JobSetDrift,
     revisions: &[Revision],
 ) -> Running {
-    if drift.state != State::Compared || drift.total_jobs() == 0 {
+    if drift.state != State::Compared || drift.total_jobs() == 0 || torn_read(jobset, fleet.jobs_of(jobset)) {
         return Running::Unknown;
     }
     if !has_template_drift(drift) {
         return Running::Spec;
     }
-    let matches = |revision: &Revision| {
-        drift.replicated_jobs.iter().filter(|r| !r.jobs.is_empty()).all(|rjob| {
-            let Some((_, template)) = revision.templates.iter().find(|(name, _)| *name == rjob.name) else {
-                return false;
-            };
-            let Some(expected) = defaulter.expected(jobset, template) else { return false };
-            let up_to_date = rjob.outdated.iter().map(|g| g.jobs.len()).sum::<usize>() < rjob.jobs.len();
-            (!up_to_date || expected.template == rjob.spec_template)
-                && rjob.outdated.iter().all(|g| g.live_template == expected.template)
-        })
-    };
-    if let Some(revision) = revisions.iter().rev().find(|r| matches(r)) {
+    let expected = |template: &Value| defaulter.expected(jobset, template).map(|n| n.template);
+    if let Some(revision) = running_revision(drift, revisions, &expected) {
         return Running::Revision(revision.name.clone());
     }
     let jobs = fleet.jobs_of(jobset);
@@ -196,13 +205,78 @@ fn running_state(
                 .and_then(|r| r.outdated.first())
                 .and_then(|g| jobs.iter().find(|j| j.name() == g.jobs[0]));
             let template = match live {
-                Some(job) => rebuild_template(job),
+                Some(job) => rebuilt::clean(jobset, rebuild_template(job)),
                 None => spec.template.clone(),
             };
             (spec.name.clone(), template)
         })
         .collect();
     Running::Rebuilt(rebuilt)
+}
+
+/// The newest recorded revision the current attempt's Jobs were created from: each
+/// replicatedJob's outdated Jobs run its template, and a replicatedJob whose Jobs all
+/// run the spec's template has the spec's there. Jobs on the spec's template beside
+/// outdated ones were recreated inside the attempt (deleted by hand, restarted one by
+/// one), so they do not decide. `expected` is the normalised Job a template makes.
+fn running_revision<'r>(
+    drift: &JobSetDrift,
+    revisions: &'r [Revision],
+    expected: &dyn Fn(&Value) -> Option<Value>,
+) -> Option<&'r Revision> {
+    let matches = |revision: &Revision| {
+        drift.replicated_jobs.iter().filter(|r| !r.jobs.is_empty()).all(|rjob| {
+            let Some((_, template)) = revision.templates.iter().find(|(name, _)| *name == rjob.name) else {
+                return false;
+            };
+            let Some(expected) = expected(template) else { return false };
+            if rjob.outdated.is_empty() {
+                expected == rjob.spec_template
+            } else {
+                rjob.outdated.iter().all(|g| g.live_template == expected)
+            }
+        })
+    };
+    revisions.iter().rev().find(|r| matches(r))
+}
+
+/// Jobs labelled with a later attempt than the JobSet's `status.restarts`: the JobSet
+/// was read before a restart and its Jobs after (a torn read).
+pub fn torn_read(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
+    jobs.iter().any(|job| job.attempt().is_some_and(|a| a > jobset.attempt()))
+}
+
+/// Mends torn reads: each JobSet whose Jobs are of a later attempt than it says is read
+/// again (one GET), and compared again with its Jobs. Nothing to do, and no request,
+/// in the usual case; a re-read that fails leaves the JobSet as it was read.
+pub async fn reread_torn(
+    cluster: &Cluster,
+    defaulter: &mut Defaulter<'_>,
+    fleet: &mut Fleet,
+    drifts: &mut [JobSetDrift],
+) -> Result<()> {
+    for (i, drift) in drifts.iter_mut().enumerate() {
+        let stale = &fleet.jobsets[i];
+        if !torn_read(stale, fleet.jobs_of(stale)) {
+            continue;
+        }
+        // Gone, or deleted and created again: the stale view stays, and `running_state`
+        // records no attempt from it.
+        let Ok(fresh) = cluster.get_jobset(stale.namespace(), stale.name()).await else { continue };
+        if fresh.uid() != stale.uid() {
+            continue;
+        }
+        defaulter.prefetch(fresh.spec.replicated_jobs.iter().map(|r| (&fresh, &r.template))).await?;
+        let expected: BTreeMap<String, Normalized> = fresh
+            .spec
+            .replicated_jobs
+            .iter()
+            .filter_map(|r| defaulter.expected(&fresh, &r.template).map(|n| (r.name.clone(), n)))
+            .collect();
+        *drift = crate::diff::compare(&fresh, fleet.jobs_of(&fresh), &expected);
+        fleet.jobsets[i] = fresh;
+    }
+    Ok(())
 }
 
 /// Plans and performs the writes for one JobSet, re-reading only after a lost race,
@@ -287,4 +361,88 @@ async fn perform(
 
 fn is_already_exists(e: &Error) -> bool {
     matches!(e, Error::Api { code: 409, .. } | Error::Conflict { .. })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::diff::{DriftGroup, ReplicatedJobDrift};
+
+    fn template(image: &str) -> Value {
+        json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": image}]}}}})
+    }
+
+    fn revision(number: i64, image: &str) -> Revision {
+        let object = json!({
+            "metadata": {"name": format!("js-{number}"),
+                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u"}],
+                "annotations": {history::FORMAT_ANNOTATION: history::FORMAT}},
+            "data": history::data(&vec![("w".to_owned(), template(image))]),
+            "revision": number});
+        history::parse(&serde_json::from_value(object).unwrap(), "u").unwrap()
+    }
+
+    /// Replicated job `w` on the spec's `spec` image; `outdated` Jobs run `live`.
+    fn drift(spec: &str, jobs: &[&str], outdated: &[&str], live: &str) -> JobSetDrift {
+        let group = DriftGroup {
+            jobs: outdated.iter().map(|j| (*j).to_owned()).collect(),
+            changes: vec![],
+            live_template: template(live),
+        };
+        JobSetDrift {
+            namespace: "ml".into(),
+            name: "js".into(),
+            attempt: 0,
+            state: State::Compared,
+            replicated_jobs: vec![ReplicatedJobDrift {
+                name: "w".into(),
+                replicas: jobs.len() as i32,
+                jobs: jobs.iter().map(|j| (*j).to_owned()).collect(),
+                outdated: if outdated.is_empty() { vec![] } else { vec![group] },
+                scale: vec![],
+                not_created: vec![],
+                beyond_replicas: vec![],
+                in_spec: true,
+                spec_template: template(spec),
+            }],
+            previous_attempt_jobs: vec![],
+            unlabelled_jobs: vec![],
+        }
+    }
+
+    /// The test's "defaulting": templates are already in normal form.
+    fn identity(t: &Value) -> Option<Value> {
+        Some(t.clone())
+    }
+
+    #[test]
+    fn an_attempt_is_credited_to_the_revision_its_jobs_were_created_from() {
+        let revisions = [revision(1, "v1"), revision(2, "v2")];
+        let all_old = drift("v2", &["js-w-0", "js-w-1"], &["js-w-0", "js-w-1"], "v1");
+        assert_eq!(running_revision(&all_old, &revisions, &identity).map(|r| r.number), Some(1));
+        // js-w-0 deleted by hand (or restarted alone with RestartJob) and recreated from
+        // the spec inside attempt 0: the attempt still belongs to revision 1.
+        let one_recreated = drift("v2", &["js-w-0", "js-w-1"], &["js-w-1"], "v1");
+        assert_eq!(running_revision(&one_recreated, &revisions, &identity).map(|r| r.number), Some(1));
+        // Outdated Jobs on a template nobody recorded: rebuilt, never another's.
+        let unknown = drift("v2", &["js-w-0", "js-w-1"], &["js-w-1"], "v0");
+        assert_eq!(running_revision(&unknown, &revisions, &identity), None);
+    }
+
+    fn child(attempt: &str) -> ChildJob {
+        serde_json::from_value(json!({"metadata": {"name": "js-w-0",
+            "labels": {"jobset.sigs.k8s.io/restart-attempt": attempt}}}))
+        .unwrap()
+    }
+
+    #[test]
+    fn jobs_of_a_later_attempt_than_the_jobset_read_are_a_torn_read() {
+        let js = JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"},
+            "spec": {"replicatedJobs": []}, "status": {"restarts": 1}}))
+        .unwrap();
+        assert!(!torn_read(&js, &[child("0"), child("1")]));
+        assert!(torn_read(&js, &[child("1"), child("2")]));
+    }
 }

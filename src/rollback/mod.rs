@@ -24,6 +24,9 @@ pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
     if same_templates(&current, &target.templates) {
         return Decision::AlreadyThere;
     }
+    if let Some(why) = crate::history::rebuilt::rollback_refusal(jobset, target) {
+        return Decision::Refuse(why);
+    }
     let mut spec_names: Vec<&str> = current.iter().map(|(n, _)| n.as_str()).collect();
     let mut target_names: Vec<&str> = target.templates.iter().map(|(n, _)| n.as_str()).collect();
     spec_names.sort_unstable();

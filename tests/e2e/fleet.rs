@@ -71,8 +71,9 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
     let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary"], None, &[]);
     assert_eq!((out.code, drifted(&out.stdout)), (1, expected.clone()), "{out:?}");
 
-    // Steady state: one list of JobSets, one of Jobs, one of revisions, and one dry run per
-    // distinct (namespace, template): 3 namespaces with v1, plus v2 in two of them = 5.
+    // Steady state: one list of JobSets, one of Jobs, one of revisions, one GET of the
+    // recorder's Lease, and one dry run per distinct (namespace, template): 3 namespaces
+    // with v1, plus v2 in two of them = 5.
     let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary", "-v=6"], None, &[]);
     assert_eq!((out.code, drifted(&out.stdout)), (1, expected.clone()), "{out:?}");
     let line = out.stdout.lines().find(|l| l.starts_with(&expected[0])).unwrap();
@@ -81,7 +82,7 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
         ["0", "1/1", "Outdated", "2"],
         "spec revision 2: {out:?}"
     );
-    assert_eq!(request_count(&out.stderr), 3 + 5, "{}", out.stderr);
+    assert_eq!(request_count(&out.stderr), 3 + 1 + 5, "{}", out.stderr);
     assert_eq!(out.stderr.matches("dryRun=All").count(), 5, "{}", out.stderr);
 
     let out = run_plugin(&["restart", "-A", "-l", &selector, "--if-outdated", "--yes", "-v=6"], None, &[]);
@@ -91,7 +92,7 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
     assert_eq!(restarted.len(), 2, "{out:?}");
     assert!(out.stderr.contains("2 restarted, 0 already restarted, 48 skipped, 0 failed"), "{out:?}");
     // Lists and dry runs as above, who-am-I, then a status patch and an Event per restart.
-    assert_eq!(request_count(&out.stderr), 3 + 5 + 1 + 2 * 2, "{}", out.stderr);
+    assert_eq!(request_count(&out.stderr), 3 + 1 + 5 + 1 + 2 * 2, "{}", out.stderr);
     for (ns, name) in [(&namespaces[0], "js3"), (&namespaces[2], "js7")] {
         assert_eq!(ns.jobset(name).await["status"]["restarts"], 1);
     }

@@ -1,0 +1,71 @@
+//! Templates rebuilt from running Jobs, when nobody recorded the one they were created
+//! from. A live Job carries what the JobSet controller put into it beside the template;
+//! a rebuilt template is cleaned of that before it is recorded, so that rolling back to
+//! it never writes controller-made content into the spec.
+//!
+//! What the controller (v0.12.0, `constructJob`) adds to a Job beyond the template:
+//! its labels and annotations under `jobset.sigs.k8s.io/` and
+//! `alpha.jobset.sigs.k8s.io/` and the exclusive-placement nodeSelector and toleration
+//! (both already dropped by the diff engine's normalisation, which a rebuilt template
+//! goes through), `spec.suspend` (dropped there too), the pod `subdomain` when
+//! `network.enableDNSHostnames` is on, and a PVC volume per `volumeClaimPolicies`
+//! template a container mounts. The last two are removed here.
+
+use serde_json::Value;
+
+use super::Revision;
+use crate::model::jobset::JobSet;
+
+/// Annotation on a revision rebuilt from running Jobs: `true` once the template was
+/// cleaned of what the controller injects (every rebuilt revision since this was added).
+pub const CLEANED_ANNOTATION: &str = "kubectl-jobset.io/cleaned";
+pub const SOURCE: &str = "running-jobs";
+
+/// A rebuilt Job template without the subdomain and volumes the controller adds.
+pub fn clean(jobset: &JobSet, mut template: Value) -> Value {
+    let Some(pod) = template.pointer_mut("/spec/template/spec").and_then(Value::as_object_mut) else {
+        return template;
+    };
+    let network = jobset.spec.network.as_ref();
+    if network.and_then(|n| n.enable_dns_hostnames).unwrap_or(false) {
+        let configured = network.and_then(|n| n.subdomain.as_deref()).filter(|s| !s.is_empty());
+        let injected = configured.unwrap_or(jobset.name());
+        if pod.get("subdomain").and_then(Value::as_str) == Some(injected) {
+            pod.remove("subdomain");
+        }
+    }
+    let claims: Vec<&str> = jobset
+        .spec
+        .volume_claim_policies
+        .iter()
+        .flat_map(|p| &p.templates)
+        .filter_map(|t| t.metadata.name.as_deref())
+        .collect();
+    if let Some(Value::Array(volumes)) = pod.get_mut("volumes") {
+        volumes.retain(|v| {
+            let name = v["name"].as_str().unwrap_or_default();
+            let claim = v["persistentVolumeClaim"]["claimName"].as_str();
+            !(claims.contains(&name) && claim == Some(&format!("{name}-{}", jobset.name())))
+        });
+        if volumes.is_empty() {
+            pod.remove("volumes");
+        }
+    }
+    template
+}
+
+/// Why rolling back to `revision` is refused, if it is: a template rebuilt from running
+/// Jobs that was never cleaned (recorded by an older kubectl-jobset).
+pub fn rollback_refusal(jobset: &JobSet, revision: &Revision) -> Option<String> {
+    (revision.source == SOURCE && !revision.cleaned).then(|| {
+        format!(
+            "revision {} was rebuilt from running Jobs and still holds what the JobSet controller put into \
+             them (its labels and annotations, the pod subdomain, volumes from volumeClaimPolicies); rolling \
+             back would write that into the spec. Roll back to a revision recorded from the spec (source \
+             spec), or put the template back by hand (`kubectl jobset history {} --revision {}` prints it)",
+            revision.number,
+            jobset.name(),
+            revision.number
+        )
+    })
+}
