@@ -102,7 +102,11 @@ pub fn add_jobset_specifics(jobset: &JobSet, job: &mut Value) {
     let job_annotations = &job["metadata"]["annotations"];
     if !job_annotations[EXCLUSIVE_KEY].is_null() && !job_annotations[NODE_SELECTOR_STRATEGY_KEY].is_null() {
         let pod_spec = &mut job["spec"]["template"]["spec"];
-        merge_into(pod_spec, "nodeSelector", &Map::from_iter([(NAMESPACED_JOB_KEY.into(), json!(NAMESPACED_JOB_VALUE))]));
+        merge_into(
+            pod_spec,
+            "nodeSelector",
+            &Map::from_iter([(NAMESPACED_JOB_KEY.into(), json!(NAMESPACED_JOB_VALUE))]),
+        );
         let toleration = json!({"key": NO_SCHEDULE_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"});
         match pod_spec.get_mut("tolerations") {
             Some(Value::Array(tolerations)) => tolerations.push(toleration),
@@ -178,7 +182,8 @@ fn add_volume_claim_volumes(policies: &[VolumeClaimPolicy], jobset_name: &str, p
         if !mounted.iter().any(|m| m == name) {
             continue;
         }
-        let volume = json!({"name": name, "persistentVolumeClaim": {"claimName": claim_name(name, jobset_name)}});
+        let volume =
+            json!({"name": name, "persistentVolumeClaim": {"claimName": claim_name(name, jobset_name)}});
         match pod_spec.get_mut("volumes") {
             Some(Value::Array(volumes)) => volumes.push(volume),
             _ => pod_spec["volumes"] = json!([volume]),
@@ -300,7 +305,8 @@ mod tests {
             js.raw["metadata"]["annotations"] = annotations;
             js
         };
-        let coordinator = with(json!({"coordinator": {"replicatedJob": "w", "jobIndex": 0, "podIndex": 1}}), json!(null));
+        let coordinator =
+            with(json!({"coordinator": {"replicatedJob": "w", "jobIndex": 0, "podIndex": 1}}), json!(null));
         let n = expected(&coordinator);
         assert_eq!(n.template["metadata"]["labels"][COORDINATOR_KEY], "js-w-0-1.js");
         assert_eq!(n.template["spec"]["template"]["metadata"]["annotations"][COORDINATOR_KEY], "js-w-0-1.js");
@@ -311,7 +317,10 @@ mod tests {
         assert!(n.template["spec"]["template"]["spec"].get("nodeSelector").is_none());
         let strategy = with(json!({}), json!({EXCLUSIVE_KEY: "rack", NODE_SELECTOR_STRATEGY_KEY: "true"}));
         let n = expected(&strategy);
-        assert_eq!(n.template["spec"]["template"]["spec"]["nodeSelector"][NAMESPACED_JOB_KEY], NAMESPACED_JOB_VALUE);
+        assert_eq!(
+            n.template["spec"]["template"]["spec"]["nodeSelector"][NAMESPACED_JOB_KEY],
+            NAMESPACED_JOB_VALUE
+        );
         assert_eq!(
             n.template["spec"]["template"]["spec"]["tolerations"],
             json!([{"key": NO_SCHEDULE_TAINT_KEY, "operator": "Exists", "effect": "NoSchedule"}])
@@ -336,6 +345,9 @@ mod tests {
             json!({EXCLUSIVE_KEY: "zone", NODE_SELECTOR_STRATEGY_KEY: "true"});
         let n = expected(&js);
         assert_eq!(n.template["spec"]["template"]["metadata"]["annotations"][EXCLUSIVE_KEY], "zone");
-        assert_eq!(n.template["spec"]["template"]["spec"]["nodeSelector"][NAMESPACED_JOB_KEY], NAMESPACED_JOB_VALUE);
+        assert_eq!(
+            n.template["spec"]["template"]["spec"]["nodeSelector"][NAMESPACED_JOB_KEY],
+            NAMESPACED_JOB_VALUE
+        );
     }
 }

@@ -31,7 +31,6 @@ const JOBSET_KEYS: &[&str] = &[
 const JOB_CONTROLLER_KEYS: &[&str] =
     &["batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name", "controller-uid", "job-name"];
 
-
 /// What of a Job is compared: the template part, and the scale part reported apart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Normalized {
