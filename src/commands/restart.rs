@@ -58,6 +58,7 @@ pub async fn run(
         .iter()
         .map(|d| (plan.if_outdated && !d.has_drift()).then(|| "no template drift".into()))
         .collect();
+    write_warnings(&fleet, &skips, plan, err)?;
     confirm_fleet(&fleet, &skips, plan, confirm)?;
     let mut options = plan.options.clone();
     if plan.dry_run != DryRun::Client {
@@ -78,6 +79,25 @@ pub async fn run(
         }
     }
     exit_status(outcomes)
+}
+
+/// What each JobSet about to be restarted should warn of (before anyone is asked).
+fn write_warnings(
+    fleet: &Fleet,
+    skips: &[Option<String>],
+    plan: &RestartPlan,
+    err: &mut dyn Write,
+) -> Result<()> {
+    for (jobset, _) in fleet.jobsets.iter().zip(skips).filter(|(_, skip)| skip.is_none()) {
+        for warning in crate::restart::warnings(jobset, fleet.jobs_of(jobset), &plan.options) {
+            let place = match plan.selection.namespace {
+                None => format!(" in namespace {}", jobset.namespace()),
+                Some(_) => String::new(),
+            };
+            writeln!(err, "warning: {RESOURCE_NAME}/{}{place}: {warning}", jobset.name())?;
+        }
+    }
+    Ok(())
 }
 
 /// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
