@@ -50,7 +50,8 @@ pub async fn run(
         cause: plan.options.reason.clone().map(Cause::IfUnset),
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {
+    let observed = observe(cluster, &plan.selection, record, err).await.map_err(|e| refuse_invalid(e, plan))?;
+    let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
     // Why each JobSet is skipped, if it is: --if-outdated skips JobSets without drift.
@@ -79,6 +80,16 @@ pub async fn run(
         }
     }
     exit_status(outcomes)
+}
+
+/// A template the API server rejects: the restart is refused, saying what it would do.
+fn refuse_invalid(error: Error, plan: &RestartPlan) -> Error {
+    let Error::TemplateRejected { namespace, message } = error else { return error };
+    let (what, name) = match plan.selection.names.as_slice() {
+        [name] => (format!("{RESOURCE_NAME}/{name}"), name.as_str()),
+        _ => (format!("a JobSet in namespace {namespace}"), "NAME"),
+    };
+    Error::Refused { what, verb: "restarted", why: crate::restart::no_valid_job(name, &message) }
 }
 
 /// What each JobSet about to be restarted should warn of (before anyone is asked).

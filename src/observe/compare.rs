@@ -107,9 +107,9 @@ async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> 
             apply_client_defaults(&mut probe);
             Ok(probe)
         }
-        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => Err(Error::Usage(format!(
-            "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
-        ))),
+        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => {
+            Err(Error::TemplateRejected { namespace: namespace.to_owned(), message })
+        }
         Err(other) => Err(other),
     }
 }

@@ -104,6 +104,16 @@ fn per_job_counted_restarts(jobset: &JobSet) -> i32 {
     counts.filter_map(Value::as_i64).sum::<i64>().try_into().unwrap_or(i32::MAX)
 }
 
+/// Why a JobSet whose spec cannot produce a valid Job is not restarted (`api_message`:
+/// the API server's answer to the Job its template makes).
+pub fn no_valid_job(jobset: &str, api_message: &str) -> String {
+    format!(
+        "its spec cannot produce a valid Job (the API server rejects a Job built from its template: {api_message}). \
+         A restart would delete its Jobs and the controller could not create new ones, leaving the JobSet with no \
+         Jobs; fix the template first (kubectl edit jobset {jobset}), then restart"
+    )
+}
+
 /// What the user should hear before this restart goes ahead, in plain words (no
 /// refusal: the restart is still what they asked for).
 pub fn warnings(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Vec<String> {
