@@ -250,7 +250,9 @@ pub enum Error {
     /// The API server rejects the Job a JobSet template would make: a template replaced
     /// after create, where the JobSet webhook's defaulting (such as restartPolicy) no
     /// longer runs.
-    #[error("the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}")]
+    #[error(
+        "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
+    )]
     TemplateRejected { namespace: String, message: String },
 
     /// A command refused to act on an object, and why (nothing was changed).

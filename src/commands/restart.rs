@@ -50,7 +50,8 @@ pub async fn run(
         cause: plan.options.reason.clone().map(Cause::IfUnset),
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let observed = observe(cluster, &plan.selection, record, err).await.map_err(|e| refuse_invalid(e, plan))?;
+    let observed =
+        observe(cluster, &plan.selection, record, err).await.map_err(|e| refuse_invalid(e, plan))?;
     let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };

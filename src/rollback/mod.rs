@@ -228,7 +228,8 @@ mod tests {
         assert_eq!(refusal(&with(json!({}), Some(crate::restart::JOBSET_CONTROLLER))), None);
         let why = refusal(&with(json!({"terminalState": "Completed"}), None)).unwrap();
         assert!(why.contains("has completed"), "{why}");
-        let why = refusal(&with(json!({"conditions": [{"type": "Failed", "status": "True"}]}), None)).unwrap();
+        let why =
+            refusal(&with(json!({"conditions": [{"type": "Failed", "status": "True"}]}), None)).unwrap();
         assert!(why.contains("has failed"), "{why}");
         let why = refusal(&with(json!({}), Some("kueue.x-k8s.io/multikueue"))).unwrap();
         assert!(why.contains("managed by \"kueue.x-k8s.io/multikueue\""), "{why}");

@@ -62,16 +62,15 @@ async fn bring_up(ns: &TestNs, name: &str, attempt: i32, count: usize, complete:
     let start = Instant::now();
     let mut handled = HashSet::new();
     loop {
-        let current: Vec<Job> = live(ns.jobs_of(name).await)
-            .into_iter()
-            .filter(|j| attempt_label(j) == Some(attempt))
-            .collect();
+        let current: Vec<Job> =
+            live(ns.jobs_of(name).await).into_iter().filter(|j| attempt_label(j) == Some(attempt)).collect();
         for job in &current {
             let job_name = job.metadata.name.clone().unwrap();
             let key = (job_name.clone(), job.metadata.uid.clone());
             if handled.insert(key) {
                 ns.ready_job(&job_name).await;
-                if complete.contains(&label(job, "jobset.sigs.k8s.io/replicatedjob-name").unwrap_or_default()) {
+                if complete.contains(&label(job, "jobset.sigs.k8s.io/replicatedjob-name").unwrap_or_default())
+                {
                     ns.complete_job(&job_name).await;
                 }
             }
@@ -162,7 +161,12 @@ impl Case<'_> {
         assert_no_drift(ns, name);
 
         set_image(ns, name, self.edited, V2);
-        assert_eq!(drift_paths(ns, name), ["spec.template.spec.containers[main].image"], "{}/{name}", ns.name);
+        assert_eq!(
+            drift_paths(ns, name),
+            ["spec.template.spec.containers[main].image"],
+            "{}/{name}",
+            ns.name
+        );
 
         let mut args = vec!["restart", name];
         args.extend(self.restart_flags);
@@ -170,7 +174,11 @@ impl Case<'_> {
         assert_eq!(out.code, 0, "{out:?}");
         assert!(out.stdout.contains("restarted (attempt 0 → 1)"), "{out:?}");
         let jobs = bring_up(ns, name, 1, self.jobs, self.complete).await;
-        assert!(self.image_of_edited(&jobs).iter().all(|i| i == V2), "{}/{name}: restarted from the new template", ns.name);
+        assert!(
+            self.image_of_edited(&jobs).iter().all(|i| i == V2),
+            "{}/{name}: restarted from the new template",
+            ns.name
+        );
         assert_no_drift(ns, name);
 
         let out = ns.plugin(&["history", name, "-o", "json"]);
@@ -205,7 +213,8 @@ async fn in_order() {
 /// dependsOn with Complete and with Ready, successPolicy Any with targetReplicatedJobs.
 async fn depends_on() {
     let ns = TestNs::new("feat-depends").await;
-    let depends = |on: &str, status: &str| format!("    dependsOn:\n    - name: {on}\n      status: {status}\n");
+    let depends =
+        |on: &str, status: &str| format!("    dependsOn:\n    - name: {on}\n      status: {status}\n");
     ns.create(&jobset(
         "depends",
         "",
@@ -216,7 +225,9 @@ async fn depends_on() {
             rjob("client", 1, &depends("server", "Ready"), "", ""),
         ],
     ));
-    Case { ns: &ns, name: "depends", jobs: 3, complete: &["prep"], edited: 2, restart_flags: &[] }.run().await;
+    Case { ns: &ns, name: "depends", jobs: 3, complete: &["prep"], edited: 2, restart_flags: &[] }
+        .run()
+        .await;
 }
 
 /// failurePolicy rules with every action, network, coordinator, ttlSecondsAfterFinished
@@ -229,9 +240,9 @@ async fn policies_network_coordinator() {
         failurePolicy:\n    maxRestarts: 5\n    rules:\n    \
         - {name: fail, action: FailJobSet, onJobFailureReasons: [DeadlineExceeded]}\n    \
         - {name: again, action: RestartJobSet, onJobFailureReasons: [BackoffLimitExceeded]}\n    \
-        - {name: again-free, action: RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [PodFailurePolicy]}\n    \
+        - {name: againFree, action: RestartJobSetAndIgnoreMaxRestarts, onJobFailureReasons: [PodFailurePolicy]}\n    \
         - {name: one, action: RestartJob, targetReplicatedJobs: [workers], onJobFailureReasons: [MaxFailedIndexesExceeded]}\n    \
-        - {name: one-free, action: RestartJobAndIgnoreMaxRestarts}\n";
+        - {name: oneFree, action: RestartJobAndIgnoreMaxRestarts}\n";
     let indexed = "        completionMode: Indexed\n        parallelism: 1\n        completions: 1\n";
     ns.create(&jobset("policies", "", spec, &[rjob("workers", 2, "", indexed, "")]));
     Case { ns: &ns, name: "policies", jobs: 2, complete: &[], edited: 0, restart_flags: &[] }.run().await;
@@ -252,7 +263,14 @@ async fn exclusive_placement() {
     let annotations = "  annotations:\n    alpha.jobset.sigs.k8s.io/exclusive-topology: rack\n    \
         alpha.jobset.sigs.k8s.io/node-selector: \"true\"\n";
     ns.create(&jobset("placement", annotations, "", &[rjob("workers", 2, "", "", "")]));
-    let case = Case { ns: &ns, name: "placement", jobs: 2, complete: &[], edited: 0, restart_flags: &["--if-outdated"] };
+    let case = Case {
+        ns: &ns,
+        name: "placement",
+        jobs: 2,
+        complete: &[],
+        edited: 0,
+        restart_flags: &["--if-outdated"],
+    };
     case.run().await;
 
     patch(
@@ -267,7 +285,10 @@ async fn exclusive_placement() {
     assert!(out.code == 0 && out.stdout.contains("restarted (attempt 2 → 3)"), "{out:?}");
     let jobs = bring_up(&ns, "placement", 3, 2, &[]).await;
     let annotations = jobs[0].metadata.annotations.clone().unwrap_or_default();
-    assert_eq!(annotations.get("alpha.jobset.sigs.k8s.io/exclusive-topology").map(String::as_str), Some("zone"));
+    assert_eq!(
+        annotations.get("alpha.jobset.sigs.k8s.io/exclusive-topology").map(String::as_str),
+        Some("zone")
+    );
     assert_no_drift(&ns, "placement");
 }
 
@@ -291,7 +312,10 @@ async fn in_place_restart() {
     ns.create(&jobset("inplace", "", spec, &[rjob("workers", 1, "", job_spec, "")]));
     Case { ns: &ns, name: "inplace", jobs: 1, complete: &[], edited: 0, restart_flags: &[] }.run().await;
     let out = ns.plugin(&["restart", "inplace", "--dry-run=client"]);
-    assert!(out.stderr.contains("restartStrategy is InPlaceRestart, but this restart is not in place"), "{out:?}");
+    assert!(
+        out.stderr.contains("restartStrategy is InPlaceRestart, but this restart is not in place"),
+        "{out:?}"
+    );
 }
 
 /// suspend: a suspended JobSet is not compared; resumed, it round-trips.
@@ -427,11 +451,18 @@ async fn rollback_guards() {
             assert_eq!(ns.plugin(&["history", name]).code, 0);
         }
     };
-    let spec_image =
-        |js: &Value| js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"].clone();
+    let spec_image = |js: &Value| {
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"]
+            .clone()
+    };
 
     // Managed by another controller (which never creates Jobs here).
-    ns.create(&jobset("elsewhere", "", "  managedBy: example.com/other-controller\n", &[rjob("w", 1, "", "", "")]));
+    ns.create(&jobset(
+        "elsewhere",
+        "",
+        "  managedBy: example.com/other-controller\n",
+        &[rjob("w", 1, "", "", "")],
+    ));
     revisions("elsewhere").await;
     let out = ns.plugin(&["rollback", "elsewhere"]);
     assert_eq!(out.code, 1, "{out:?}");
