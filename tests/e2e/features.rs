@@ -228,6 +228,8 @@ async fn depends_on() {
     Case { ns: &ns, name: "depends", jobs: 3, complete: &["prep"], edited: 2, restart_flags: &[] }
         .run()
         .await;
+    let out = ns.plugin(&["restart", "depends", "--dry-run=client"]);
+    assert!(out.stderr.contains("depends-prep-0 has already succeeded"), "{out:?}");
 }
 
 /// failurePolicy rules with every action, network, coordinator, ttlSecondsAfterFinished
