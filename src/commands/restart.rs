@@ -220,6 +220,10 @@ impl Report<'_> {
         };
         let suffix = self.plan.dry_run.suffix();
         match outcome {
+            Outcome::Restarted { .. } | Outcome::WouldRestart { .. } if self.plan.options.job.is_some() => {
+                let (rjob, index) = self.plan.options.job.as_ref().expect("checked");
+                format!("{what} restarted its Job {}{place}{suffix}", jobset.job_name(rjob, *index as i32))
+            }
             Outcome::Restarted { from, to, .. } | Outcome::WouldRestart { from, to } => {
                 format!("{what} restarted (attempt {from} → {to}){place}{suffix}")
             }

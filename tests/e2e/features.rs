@@ -386,6 +386,7 @@ async fn per_job_restart() {
     set_image(&ns, "perjob", 0, V2);
     let out = ns.plugin(&["restart", "perjob", "--job", "workers/1"]);
     assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/perjob restarted its Job perjob-workers-1\n");
     let start = Instant::now();
     let jobs = loop {
         let jobs = live(ns.jobs_of("perjob").await);
