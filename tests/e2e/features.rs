@@ -294,6 +294,27 @@ async fn exclusive_placement() {
     assert_no_drift(&ns, "placement");
 }
 
+/// Exclusive placement by affinity (the annotation alone, on the JobSet): changing the
+/// JobSet's annotation is drift too, and `--if-outdated` acts on it.
+async fn exclusive_affinity() {
+    let ns = TestNs::new("feat-affinity").await;
+    let annotations = "  annotations:\n    alpha.jobset.sigs.k8s.io/exclusive-topology: rack\n";
+    ns.create(&jobset("affinity", annotations, "", &[rjob("workers", 2, "", "", "")]));
+    Case { ns: &ns, name: "affinity", jobs: 2, complete: &[], edited: 0, restart_flags: &["--if-outdated"] }
+        .run()
+        .await;
+    patch(
+        &ns,
+        "affinity",
+        json!([{"op": "replace", "path": "/metadata/annotations/alpha.jobset.sigs.k8s.io~1exclusive-topology",
+            "value": "zone"}]),
+    );
+    let paths = drift_paths(&ns, "affinity");
+    assert!(paths.len() == 2 && paths.iter().all(|p| p.contains("exclusive-topology")), "{paths:?}");
+    let out = ns.plugin(&["restart", "affinity", "--if-outdated"]);
+    assert!(out.code == 0 && out.stdout.contains("restarted (attempt 2 → 3)"), "{out:?}");
+}
+
 /// volumeClaimPolicies with a retention policy: the controller adds the volumes.
 async fn volume_claims() {
     let ns = TestNs::new("feat-claims").await;
@@ -416,6 +437,7 @@ async fn every_feature_round_trips() {
         depends_on(),
         policies_network_coordinator(),
         exclusive_placement(),
+        exclusive_affinity(),
         volume_claims(),
         in_place_restart(),
         suspended(),
