@@ -289,6 +289,20 @@ mod tests {
     }
 
     #[test]
+    fn rebuilt_templates_leave_out_what_the_controller_derives_from_the_jobset() {
+        let live = json!({"metadata": {"name": "js-w-0", "labels": {"jobset.sigs.k8s.io/coordinator": "js-w-0-0.js", "team": "ml"}},
+            "spec": {"parallelism": 2, "template": {"metadata": {"annotations": {"jobset.sigs.k8s.io/coordinator": "js-w-0-0.js"}},
+                "spec": {"containers": [{"name": "c", "image": "a"}],
+                    "nodeSelector": {"alpha.jobset.sigs.k8s.io/namespaced-job": "ml_js-w-0"}}}}});
+        let job = normalize_child(serde_json::from_value(live).unwrap());
+        assert_eq!(
+            rebuild_template(&job),
+            json!({"metadata": {"labels": {"team": "ml"}}, "spec": {"parallelism": 2, "template": {
+                "spec": {"containers": [{"name": "c", "image": "a"}]}}}})
+        );
+    }
+
+    #[test]
     fn tolerations_and_scheduling_gates_compare_as_sets() {
         let a = json!({"spec": {"template": {"spec": {"tolerations": [{"key": "x"}, {"key": "y"}], "schedulingGates": [{"name": "g1"}, {"name": "g2"}]}}}});
         let b = json!({"spec": {"template": {"spec": {"tolerations": [{"key": "y"}, {"key": "x"}, {"key": "x"}], "schedulingGates": [{"name": "g2"}, {"name": "g1"}]}}}});
