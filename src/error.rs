@@ -247,6 +247,14 @@ pub enum Error {
     #[error("{0}")]
     NoSuchRevision(String),
 
+    /// The API server rejects the Job a JobSet template would make: a template replaced
+    /// after create, where the JobSet webhook's defaulting (such as restartPolicy) no
+    /// longer runs.
+    #[error(
+        "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
+    )]
+    TemplateRejected { namespace: String, message: String },
+
     /// A command refused to act on an object, and why (nothing was changed).
     #[error("{what} not {verb}: {why}")]
     Refused { what: String, verb: &'static str, why: String },
@@ -327,7 +335,7 @@ impl Error {
     /// Exit code for commands other than `diff`: 2 for usage errors, 1 otherwise.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::Usage(_) => 2,
+            Error::Usage(_) | Error::TemplateRejected { .. } => 2,
             _ => 1,
         }
     }

@@ -262,9 +262,19 @@ fn restarted(attempt: i64) -> Value {
 
 /// Answers a restart conversation; `patch_status` decides the PATCH response.
 async fn restart_server(
+    handle: Handle,
+    patch_status: impl FnMut(usize) -> StatusCode,
+    get_attempt: impl FnMut(usize) -> i64,
+) -> Vec<(String, Value)> {
+    restart_server_answering(handle, patch_status, get_attempt, || restarted(1)).await
+}
+
+/// `restart_server`, with `patched` as the successful PATCH's answer.
+async fn restart_server_answering(
     mut handle: Handle,
     mut patch_status: impl FnMut(usize) -> StatusCode,
     mut get_attempt: impl FnMut(usize) -> i64,
+    patched: impl Fn() -> Value,
 ) -> Vec<(String, Value)> {
     let mut seen = Vec::new();
     let (mut patches, mut gets) = (0, 0);
@@ -281,7 +291,7 @@ async fn restart_server(
         if parts.method == http::Method::PATCH {
             patches += 1;
             match patch_status(patches) {
-                StatusCode::OK => respond(send, StatusCode::OK, restarted(1)),
+                StatusCode::OK => respond(send, StatusCode::OK, patched()),
                 code => respond(
                     send,
                     code,
@@ -480,4 +490,30 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
         annotations[1]["kubectl-jobset.io/restart-attempts"], "1",
         "v2 ran attempt 1: {annotations:?}"
     );
+}
+
+#[tokio::test]
+async fn a_restart_that_lands_on_a_jobset_that_just_finished_is_not_reported_as_restarted() {
+    let (cluster, handle, _) = mock_cluster("ml");
+    // The JobSet completes between our read and our patch: the test op on the attempt
+    // still passes, and the answer shows a finished JobSet the controller will not touch.
+    let completed = || {
+        let mut js = restarted(1);
+        js["status"]["terminalState"] = json!("Completed");
+        js["status"]["conditions"] = json!([{"type": "Completed", "status": "True"}]);
+        js
+    };
+    let server = tokio::spawn(restart_server_answering(handle, |_| StatusCode::OK, |_| 0, completed));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let error =
+        kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
+            .await
+            .unwrap_err();
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains("restarted"), "{out}");
+    let message = error.to_string();
+    assert!(message.contains("completed just before the restart reached it"), "{message}");
+    assert!(message.contains("no Job was restarted"), "{message}");
+    let seen = server.await.unwrap();
+    assert!(!seen.iter().any(|(r, _)| r.contains("/events")), "no Event for a restart that did nothing");
 }

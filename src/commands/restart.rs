@@ -51,7 +51,9 @@ pub async fn run(
         recorder: Recorder::Defer,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {
+    let observed =
+        observe(cluster, &plan.selection, record, err).await.map_err(|e| refuse_invalid(e, plan))?;
+    let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
     // Why each JobSet is skipped, if it is: --if-outdated skips JobSets without drift.
@@ -59,6 +61,7 @@ pub async fn run(
         .iter()
         .map(|d| (plan.if_outdated && !d.has_drift()).then(|| "no template drift".into()))
         .collect();
+    write_warnings(&fleet, &skips, plan, err)?;
     confirm_fleet(&fleet, &skips, plan, confirm)?;
     let mut options = plan.options.clone();
     if plan.dry_run != DryRun::Client {
@@ -79,6 +82,35 @@ pub async fn run(
         }
     }
     exit_status(outcomes)
+}
+
+/// A template the API server rejects: the restart is refused, saying what it would do.
+fn refuse_invalid(error: Error, plan: &RestartPlan) -> Error {
+    let Error::TemplateRejected { namespace, message } = error else { return error };
+    let (what, name) = match plan.selection.names.as_slice() {
+        [name] => (format!("{RESOURCE_NAME}/{name}"), name.as_str()),
+        _ => (format!("a JobSet in namespace {namespace}"), "NAME"),
+    };
+    Error::Refused { what, verb: "restarted", why: crate::restart::no_valid_job(name, &message) }
+}
+
+/// What each JobSet about to be restarted should warn of (before anyone is asked).
+fn write_warnings(
+    fleet: &Fleet,
+    skips: &[Option<String>],
+    plan: &RestartPlan,
+    err: &mut dyn Write,
+) -> Result<()> {
+    for (jobset, _) in fleet.jobsets.iter().zip(skips).filter(|(_, skip)| skip.is_none()) {
+        for warning in crate::restart::warnings(jobset, fleet.jobs_of(jobset), &plan.options) {
+            let place = match plan.selection.namespace {
+                None => format!(" in namespace {}", jobset.namespace()),
+                Some(_) => String::new(),
+            };
+            writeln!(err, "warning: {RESOURCE_NAME}/{}{place}: {warning}", jobset.name())?;
+        }
+    }
+    Ok(())
 }
 
 /// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
@@ -189,6 +221,10 @@ impl Report<'_> {
         };
         let suffix = self.plan.dry_run.suffix();
         match outcome {
+            Outcome::Restarted { .. } | Outcome::WouldRestart { .. } if self.plan.options.job.is_some() => {
+                let (rjob, index) = self.plan.options.job.as_ref().expect("checked");
+                format!("{what} restarted its Job {}{place}{suffix}", jobset.job_name(rjob, *index as i32))
+            }
             Outcome::Restarted { from, to, .. } | Outcome::WouldRestart { from, to } => {
                 format!("{what} restarted (attempt {from} → {to}){place}{suffix}")
             }

@@ -65,6 +65,10 @@ pub async fn run(
             jobset.name()
         )));
     }
+    // Refused before anything changes (with --restart, not only at the restart).
+    if let Some(why) = rollback::refusal(jobset) {
+        return Err(refused(jobset, why));
+    }
     let target = target_revision(&view, plan.to_revision)?;
     let ops = match rollback::plan(jobset, target) {
         Decision::AlreadyThere => {
@@ -179,6 +183,20 @@ const PATCH_TRIES: u32 = 5;
 const CHANGED_MEANWHILE: &str = "its templates were changed by someone else since they were read, so nothing \
      was changed (their edit is kept); run the rollback again to review the new state";
 
+/// What a rollback says when the JobSet read is gone and another took its name.
+const RECREATED: &str = "it was deleted and created again since it was read (another uid), so nothing was \
+     changed: the revision belongs to the JobSet that was deleted; review the new JobSet's history first";
+
+/// Why the guarded patch failed: a re-read tells a JobSet created again under the same
+/// name (the uid guard) from an edit of the templates.
+async fn changed_meanwhile(cluster: &Cluster, jobset: &JobSet) -> String {
+    match cluster.get_jobset(jobset.namespace(), jobset.name()).await {
+        Ok(fresh) if fresh.uid() != jobset.uid() => RECREATED.into(),
+        Err(Error::NotFound { .. }) => "it was deleted since it was read, so nothing was changed".into(),
+        _ => CHANGED_MEANWHILE.into(),
+    }
+}
+
 /// Sends the guarded template patch (None for a client dry run), explaining a lost race
 /// or a controller that forbids template changes. A patch whose answer was lost is
 /// judged by re-reading: landed, sent again, or someone else's edit (a conflict).
@@ -202,7 +220,7 @@ async fn apply(
         let failure = write_failure(&error);
         match error {
             _ if failure == WriteFailure::Precondition => {
-                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
+                return Err(refused(jobset, changed_meanwhile(cluster, jobset).await));
             }
             Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
                 cluster.log.note(1, &format!("the API server answered: {message}"));
@@ -216,6 +234,9 @@ async fn apply(
             continue; // refused unprocessed: send it again as it is
         }
         let fresh = cluster.get_jobset(ns, name).await?;
+        if fresh.uid() != jobset.uid() {
+            return Err(refused(jobset, RECREATED.into()));
+        }
         match judge_rollback(&templates_of(jobset), &templates_of(&fresh), &target.templates) {
             AfterUnknown::Landed => return Ok(Some(fresh.object())),
             AfterUnknown::NotApplied => {}

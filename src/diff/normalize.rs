@@ -4,9 +4,12 @@
 
 use serde_json::{Map, Value, json};
 
+use super::expected::{COORDINATOR_KEY, NAMESPACED_JOB_KEY, NAMESPACED_JOB_VALUE};
 use crate::model::jobset::ChildJob;
 
-/// Labels and annotations the JobSet controller writes on Jobs and pod templates.
+/// Labels and annotations the JobSet controller writes on Jobs and pod templates, derived
+/// from each Job's identity and state. Those derived from what the user sets on the JobSet
+/// (coordinator, exclusive placement) are kept: `expected` adds them to the expected Job.
 const JOBSET_KEYS: &[&str] = &[
     "jobset.sigs.k8s.io/jobset-name",
     "jobset.sigs.k8s.io/jobset-uid",
@@ -21,19 +24,12 @@ const JOBSET_KEYS: &[&str] = &[
     "jobset.sigs.k8s.io/group-name",
     "jobset.sigs.k8s.io/group-replicas",
     "jobset.sigs.k8s.io/job-group-index",
-    "jobset.sigs.k8s.io/coordinator",
     "jobset.sigs.k8s.io/priority",
-    "alpha.jobset.sigs.k8s.io/exclusive-topology",
-    "alpha.jobset.sigs.k8s.io/node-selector",
 ];
 
 /// Labels the Job controller (API server defaulting) derives from the Job's name and UID.
 const JOB_CONTROLLER_KEYS: &[&str] =
     &["batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-name", "controller-uid", "job-name"];
-
-/// Exclusive placement (node-selector strategy) adds these to the pod template.
-const EXCLUSIVE_NODE_SELECTOR: &str = "alpha.jobset.sigs.k8s.io/namespaced-job";
-const EXCLUSIVE_TOLERATION_KEY: &str = "alpha.jobset.sigs.k8s.io/no-schedule";
 
 /// What of a Job is compared: the template part, and the scale part reported apart.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,9 +74,22 @@ pub fn normalize_child(mut job: ChildJob) -> ChildJob {
 }
 
 /// A Job template rebuilt from a live Job (for history, when the template it runs was
-/// never recorded): what `normalize` keeps, plus parallelism and completions.
+/// never recorded): what `normalize` keeps, plus parallelism and completions, without
+/// what the controller derives from the JobSet (the coordinator's endpoint, the
+/// node-selector strategy's per-Job selector), which the template must not carry.
 pub fn rebuild_template(job: &ChildJob) -> Value {
     let mut template = job.template.as_ref().clone();
+    for path in ["/metadata", "/spec/template/metadata"] {
+        for key in ["labels", "annotations"] {
+            if let Some(Value::Object(map)) = template.pointer_mut(path).and_then(|m| m.get_mut(key)) {
+                map.remove(COORDINATOR_KEY);
+            }
+        }
+    }
+    if let Some(Value::Object(selector)) = template["spec"]["template"]["spec"].get_mut("nodeSelector") {
+        selector.remove(NAMESPACED_JOB_KEY);
+    }
+    prune_empty(&mut template);
     for (key, value) in [("parallelism", job.parallelism), ("completions", job.completions)] {
         if let Some(v) = value {
             template["spec"][key] = json!(v);
@@ -100,11 +109,9 @@ fn normalize_pod_template(template: &mut Map<String, Value>) {
     }
     template.insert("metadata".into(), Value::Object(metadata));
     let Some(pod) = template.get_mut("spec").and_then(Value::as_object_mut) else { return };
-    if let Some(Value::Object(selector)) = pod.get_mut("nodeSelector") {
-        selector.remove(EXCLUSIVE_NODE_SELECTOR);
-    }
-    if let Some(Value::Array(tolerations)) = pod.get_mut("tolerations") {
-        tolerations.retain(|t| t["key"] != EXCLUSIVE_TOLERATION_KEY);
+    // The node-selector strategy selects the Job's own name: the same for every Job here.
+    if let Some(value) = pod.get_mut("nodeSelector").and_then(|s| s.get_mut(NAMESPACED_JOB_KEY)) {
+        *value = json!(NAMESPACED_JOB_VALUE);
     }
     // The controller merges these as unordered sets when it resumes Jobs: compare as sets.
     for key in ["tolerations", "schedulingGates"] {
@@ -275,7 +282,23 @@ mod tests {
             n.template,
             json!({"metadata": {"labels": {"team": "ml"}}, "spec": {"backoffLimit": 6, "template": {
                 "metadata": {"labels": {"app": "x"}},
-                "spec": {"containers": [{"name": "c", "image": "a"}], "tolerations": [{"key": "a"}, {"key": "b"}]}}}})
+                "spec": {"containers": [{"name": "c", "image": "a"}],
+                    "nodeSelector": {"alpha.jobset.sigs.k8s.io/namespaced-job": "<namespace>_<job>"},
+                    "tolerations": [{"key": "a"}, {"key": "alpha.jobset.sigs.k8s.io/no-schedule", "operator": "Exists"}, {"key": "b"}]}}}})
+        );
+    }
+
+    #[test]
+    fn rebuilt_templates_leave_out_what_the_controller_derives_from_the_jobset() {
+        let live = json!({"metadata": {"name": "js-w-0", "labels": {"jobset.sigs.k8s.io/coordinator": "js-w-0-0.js", "team": "ml"}},
+            "spec": {"parallelism": 2, "template": {"metadata": {"annotations": {"jobset.sigs.k8s.io/coordinator": "js-w-0-0.js"}},
+                "spec": {"containers": [{"name": "c", "image": "a"}],
+                    "nodeSelector": {"alpha.jobset.sigs.k8s.io/namespaced-job": "ml_js-w-0"}}}}});
+        let job = normalize_child(serde_json::from_value(live).unwrap());
+        assert_eq!(
+            rebuild_template(&job),
+            json!({"metadata": {"labels": {"team": "ml"}}, "spec": {"parallelism": 2, "template": {
+                "spec": {"containers": [{"name": "c", "image": "a"}]}}}})
         );
     }
 

@@ -157,10 +157,34 @@ async fn restarted(
     (from, to): (i32, i32),
     object: Value,
 ) -> Outcome {
+    if let Some(why) = finished_first(&object) {
+        return Outcome::Failed(Error::Refused {
+            what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+            verb: "restarted",
+            why,
+        });
+    }
     if dry_run == DryRun::None {
         record_event(cluster, jobset, options, from, to).await;
     }
     Outcome::Restarted { from, to, object }
+}
+
+/// Why a restart that landed did nothing, if it did nothing: the JobSet finished just
+/// before it (the test op guards the attempt, which finishing does not change), and the
+/// controller never recreates the Jobs of a finished JobSet.
+fn finished_first(object: &Value) -> Option<String> {
+    let jobset = JobSet::from_raw(object.clone()).ok()?;
+    let state = match crate::diff::state_of(&jobset) {
+        crate::diff::State::Completed => "completed",
+        crate::diff::State::Failed => "failed",
+        _ => return None,
+    };
+    Some(format!(
+        "the JobSet {state} just before the restart reached it: the controller does not recreate the Jobs of a \
+         finished JobSet, so no Job was restarted (the status change it made has no effect); create a new JobSet \
+         to run again"
+    ))
 }
 
 /// What our patch would leave on the JobSet, to recognise it if its answer is lost.

@@ -41,7 +41,7 @@ impl<'c> Defaulter<'c> {
     ) -> Result<()> {
         let mut missing: HashMap<String, (String, Value)> = HashMap::new();
         for (jobset, template) in wanted {
-            let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
+            let probe = probe_job(jobset, template);
             let key = Self::key(jobset.namespace(), &probe);
             if !self.cache.contains_key(&key) {
                 missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));
@@ -62,7 +62,7 @@ impl<'c> Defaulter<'c> {
     /// The normalised Job the controller would build from `template` for `jobset`
     /// (after `prefetch`).
     pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
-        let probe = probe_job(jobset.namespace(), jobset.is_suspended(), template);
+        let probe = probe_job(jobset, template);
         let mut job = self.cache.get(&Self::key(jobset.namespace(), &probe))?.clone();
         add_jobset_specifics(jobset, &mut job);
         Some(normalize(&job))
@@ -107,9 +107,9 @@ async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> 
             apply_client_defaults(&mut probe);
             Ok(probe)
         }
-        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => Err(Error::Usage(format!(
-            "the API server rejects a Job built from the JobSet template in namespace {namespace:?}: {message}"
-        ))),
+        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => {
+            Err(Error::TemplateRejected { namespace: namespace.to_owned(), message })
+        }
         Err(other) => Err(other),
     }
 }

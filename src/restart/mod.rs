@@ -4,7 +4,7 @@
 //! patch `test` so that two restarts of the same observed attempt make one.
 
 use json_patch::Patch;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::model::patch::{add, pointer, replace, test, test_resource_version};
@@ -78,16 +78,71 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
     }
     if opts.count_towards_max {
         let max = jobset.spec.failure_policy.as_ref().map_or(0, |p| p.max_restarts);
-        let counted = jobset.status.restarts_count_towards_max;
+        let per_job = per_job_counted_restarts(jobset);
+        let counted = jobset.status.restarts_count_towards_max + per_job;
         if counted + 1 > max {
+            let of_which = if per_job > 0 {
+                format!(" ({per_job} of the counted restarts are per-Job restarts, the RestartJob feature)")
+            } else {
+                String::new()
+            };
             return Some(format!(
-                "--count-towards-max: this would be restart {} of failurePolicy.maxRestarts {max}; \
+                "--count-towards-max: this would be restart {} of failurePolicy.maxRestarts {max}{of_which}; \
                  drop --count-towards-max to restart without counting it",
                 counted + 1
             ));
         }
     }
     None
+}
+
+/// Per-Job restarts that count towards `maxRestarts` (the RestartJob feature): the
+/// controller fails the JobSet once these plus `restartsCountTowardsMax` reach it.
+fn per_job_counted_restarts(jobset: &JobSet) -> i32 {
+    let statuses = jobset.raw["status"]["replicatedJobsStatus"].as_array().into_iter().flatten();
+    let counts = statuses.filter_map(|r| r["jobRestartsCountTowardsMax"].as_array()).flatten();
+    counts.filter_map(Value::as_i64).sum::<i64>().try_into().unwrap_or(i32::MAX)
+}
+
+/// Why a JobSet whose spec cannot produce a valid Job is not restarted (`api_message`:
+/// the API server's answer to the Job its template makes).
+pub fn no_valid_job(jobset: &str, api_message: &str) -> String {
+    format!(
+        "its spec cannot produce a valid Job (the API server rejects a Job built from its template: {api_message}). \
+         A restart would delete its Jobs and the controller could not create new ones, leaving the JobSet with no \
+         Jobs; fix the template first (kubectl edit jobset {jobset}), then restart"
+    )
+}
+
+/// What the user should hear before this restart goes ahead, in plain words (no
+/// refusal: the restart is still what they asked for).
+pub fn warnings(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let target = opts.job.as_ref().map(|(rjob, index)| jobset.job_name(rjob, *index as i32));
+    let succeeded: Vec<String> = jobs
+        .iter()
+        .filter(|j| j.attempt() == Some(jobset.attempt()) && !j.is_deleting())
+        .filter(|j| j.state() == crate::model::jobset::JobState::Succeeded)
+        .filter(|j| target.as_deref().is_none_or(|t| t == j.name()))
+        .map(|j| j.name().to_owned())
+        .collect();
+    if !succeeded.is_empty() {
+        let (these, have) = if succeeded.len() == 1 { ("it", "has") } else { ("they", "have") };
+        warnings.push(format!(
+            "{} {have} already succeeded; the restart deletes and recreates {these}, so the work runs again",
+            crate::diff::job_range(&succeeded)
+        ));
+    }
+    let strategy = jobset.raw["spec"]["failurePolicy"]["restartStrategy"].as_str();
+    if strategy == Some("InPlaceRestart") {
+        warnings.push(
+            "the JobSet's failurePolicy.restartStrategy is InPlaceRestart, but this restart is not in place: \
+             it recreates the Jobs and their Pods (the controller restarts Pods in place only in response to \
+             failures)"
+                .to_owned(),
+        );
+    }
+    warnings
 }
 
 /// Jobs without a readable attempt label stop the controller's reconcile altogether.
@@ -205,6 +260,20 @@ fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
         if let Some(current) = status.get("restartsCountTowardsMax") {
             ops.push(test(pointer(&["status", "restartsCountTowardsMax"]), current.clone()));
         }
+        // The limit counts per-Job restarts too: guard the counts the check saw.
+        for (i, entry) in status["replicatedJobsStatus"].as_array().into_iter().flatten().enumerate() {
+            if let Some(counts) = entry.get("jobRestartsCountTowardsMax").filter(|c| c.is_array()) {
+                let i = i.to_string();
+                ops.push(test(
+                    pointer(&["status", "replicatedJobsStatus", &i, "name"]),
+                    entry["name"].clone(),
+                ));
+                ops.push(test(
+                    pointer(&["status", "replicatedJobsStatus", &i, "jobRestartsCountTowardsMax"]),
+                    counts.clone(),
+                ));
+            }
+        }
         ops.push(add(pointer(&["status", "restartsCountTowardsMax"]), counted + 1));
     }
     let message = requested(&format!("restart {}", attempt + 1), opts);
@@ -310,7 +379,6 @@ pub fn progress(jobset: &JobSet, jobs: &[ChildJob], attempt: i32, ready: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     fn jobset(status: Value, spec_extra: Value) -> JobSet {
         let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}], "failurePolicy": {"maxRestarts": 2}});
@@ -411,6 +479,51 @@ mod tests {
         let js = jobset(json!({"restarts": 2, "restartsCountTowardsMax": 2}), json!({}));
         let Decision::Refuse(why) = plan(&js, &running(&js), &o, NOW) else { panic!() };
         assert!(why.contains("maxRestarts 2"), "{why}");
+    }
+
+    #[test]
+    fn counting_towards_max_counts_per_job_restarts() {
+        let mut o = opts();
+        o.count_towards_max = true;
+        // 1 JobSet restart + 1 per-Job restart already counted: a third would pass maxRestarts 2.
+        let status = json!({"restarts": 1, "restartsCountTowardsMax": 1, "replicatedJobsStatus": [
+            {"name": "w", "jobRestarts": [1, 0], "jobRestartsCountTowardsMax": [1, 0]}]});
+        let js = jobset(status, json!({}));
+        let Decision::Refuse(why) = plan(&js, &running(&js), &o, NOW) else { panic!() };
+        assert!(why.contains("restart 3 of failurePolicy.maxRestarts 2"), "{why}");
+        assert!(why.contains("1 of the counted restarts are per-Job restarts"), "{why}");
+        // Under the limit, the patch guards the per-Job counts it saw.
+        let status = json!({"restarts": 0, "replicatedJobsStatus": [
+            {"name": "w", "jobRestarts": [1, 0], "jobRestartsCountTowardsMax": [1, 0]}]});
+        let js = jobset(status, json!({}));
+        let Decision::Patch { ops, .. } = plan(&js, &running(&js), &o, NOW) else { panic!() };
+        let ops = values(&ops);
+        assert!(ops.contains(&json!({"op": "test", "path": "/status/replicatedJobsStatus/0/jobRestartsCountTowardsMax", "value": [1, 0]})));
+        assert!(ops.contains(&json!({"op": "add", "path": "/status/restartsCountTowardsMax", "value": 1})));
+    }
+
+    #[test]
+    fn warnings_for_succeeded_jobs_and_in_place_restarts() {
+        let js = jobset(json!({}), json!({}));
+        let mut jobs = running(&js);
+        assert!(warnings(&js, &jobs, &opts()).is_empty());
+        jobs[1].status = Some(
+            serde_json::from_value(json!({"succeeded": 1, "conditions": [
+            {"type": "Complete", "status": "True"}]}))
+            .unwrap(),
+        );
+        let w = warnings(&js, &jobs, &opts());
+        assert_eq!(w.len(), 1);
+        assert!(w[0].starts_with("js-w-1 has already succeeded"), "{w:?}");
+        let mut one = opts();
+        one.job = Some(("w".into(), 0));
+        assert!(warnings(&js, &jobs, &one).is_empty(), "--job w/0 does not re-run w/1");
+        let js = jobset(
+            json!({}),
+            json!({"failurePolicy": {"maxRestarts": 2, "restartStrategy": "InPlaceRestart"}}),
+        );
+        let w = warnings(&js, &running(&js), &opts());
+        assert!(w[0].contains("InPlaceRestart") && w[0].contains("recreates the Jobs"), "{w:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! revision's templates back, guarded so that a concurrent edit ends in a conflict,
 //! and the plain-words explanation when a cluster forbids template updates.
 
-use json_patch::Patch;
+use json_patch::{Patch, PatchOperation};
 use serde_json::Value;
 
 use crate::history::{Revision, Templates, same_templates, templates_of};
@@ -40,7 +40,9 @@ pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
             spec_names.join(", ")
         ));
     }
-    let mut ops = Vec::new();
+    // The JobSet read, not one deleted and created again under its name since (its
+    // history, and so `target`, belongs to the one read).
+    let mut ops = vec![uid_guard(jobset)];
     for (i, (name, template)) in current.iter().enumerate() {
         let Some((_, wanted)) = target.templates.iter().find(|(n, _)| n == name) else { continue };
         if crate::history::canonical(wanted) == crate::history::canonical(template) {
@@ -54,6 +56,35 @@ pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
         ops.push(replace(pointer(&["spec", "replicatedJobs", &i, "template"]), wanted.clone()));
     }
     Decision::Patch(Patch(ops))
+}
+
+/// A `test` op on `metadata.uid`: the patch fails, changing nothing, on another JobSet
+/// of the same name.
+pub fn uid_guard(jobset: &JobSet) -> PatchOperation {
+    test(pointer(&["metadata", "uid"]), jobset.uid())
+}
+
+/// Why a rollback of this JobSet must not happen at all, if it must not: a finished
+/// JobSet never runs its templates again, and one managed by another controller is that
+/// controller's to change. Checked before anything is changed.
+pub fn refusal(jobset: &JobSet) -> Option<String> {
+    let state = crate::diff::state_of(jobset);
+    if state == crate::diff::State::Completed || state == crate::diff::State::Failed {
+        let what = if state == crate::diff::State::Completed { "completed" } else { "failed" };
+        return Some(format!(
+            "the JobSet has {what}: its templates will not run again (the controller does not recreate the Jobs \
+             of a finished JobSet), so nothing was changed; create a new JobSet from the revision to run it"
+        ));
+    }
+    if let Some(manager) =
+        jobset.spec.managed_by.as_deref().filter(|m| *m != crate::restart::JOBSET_CONTROLLER)
+    {
+        return Some(format!(
+            "the JobSet is managed by {manager:?} (spec.managedBy), not the JobSet controller: change it \
+             through that controller; nothing was changed"
+        ));
+    }
+    None
 }
 
 /// The revision before the spec's: the default rollback target.
@@ -168,6 +199,7 @@ mod tests {
         assert_eq!(
             serde_json::to_value(ops).unwrap(),
             json!([
+                {"op": "test", "path": "/metadata/uid", "value": "u"},
                 {"op": "test", "path": "/spec/replicatedJobs/0/name", "value": "a"},
                 {"op": "test", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v2", json!({}))},
                 {"op": "replace", "path": "/spec/replicatedJobs/0/template", "value": pod("app:v1", json!({}))},
@@ -188,6 +220,27 @@ mod tests {
             panic!()
         };
         assert!(why.contains("replicatedJobs renamed but the spec has a"), "{why}");
+    }
+
+    #[test]
+    fn finished_jobsets_and_other_controllers_jobsets_are_refused() {
+        let with = |status: Value, managed_by: Option<&str>| {
+            let mut raw = jobset(json!([{"name": "a", "template": pod("app:v1", json!({}))}])).raw;
+            raw["status"] = status;
+            if let Some(m) = managed_by {
+                raw["spec"]["managedBy"] = json!(m);
+            }
+            JobSet::from_raw(raw).unwrap()
+        };
+        assert_eq!(refusal(&with(json!({}), None)), None);
+        assert_eq!(refusal(&with(json!({}), Some(crate::restart::JOBSET_CONTROLLER))), None);
+        let why = refusal(&with(json!({"terminalState": "Completed"}), None)).unwrap();
+        assert!(why.contains("has completed"), "{why}");
+        let why =
+            refusal(&with(json!({"conditions": [{"type": "Failed", "status": "True"}]}), None)).unwrap();
+        assert!(why.contains("has failed"), "{why}");
+        let why = refusal(&with(json!({}), Some("kueue.x-k8s.io/multikueue"))).unwrap();
+        assert!(why.contains("managed by \"kueue.x-k8s.io/multikueue\""), "{why}");
     }
 
     #[test]

@@ -268,6 +268,12 @@ metrics:
   bindAddress: "0"
 health:
   healthProbeBindAddress: 127.0.0.1:$HEALTH_PORT
+# Alpha features (sigs.k8s.io/jobset v0.12.0 pkg/features, off by default upstream), on here
+# so that JobSets using them can be created and their round trips tested.
+featureGates:
+  RestartJob: true
+  InPlaceRestart: true
+  ElasticJobSet: true
 EOF
   KUBECONFIG=$STATE/admin.kubeconfig start jobset "$BIN/jobset" \
     --config="$STATE/jobset-config.yaml" --leader-elect=false --zap-log-level=info

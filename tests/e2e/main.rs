@@ -9,6 +9,7 @@ mod support;
 mod catalog;
 mod diff;
 mod errors;
+mod features;
 mod fleet;
 mod handover;
 mod handover_setup;

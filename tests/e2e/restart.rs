@@ -201,17 +201,6 @@ rules:
 
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
-async fn per_job_restart_needs_the_feature_gate() {
-    let ns = TestNs::new("restart-job").await;
-    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
-    ns.wait_for_attempt_jobs("train", 0, 2).await;
-    let out = ns.plugin(&["restart", "train", "--job", "workers/1"]);
-    assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains("RestartJob feature gate is off"), "{out:?}");
-}
-
-#[tokio::test]
-#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn wait_ready_times_out_naming_what_is_missing_and_stops_when_deleted() {
     let ns = TestNs::new("restart-wait").await;
     ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
