@@ -11,6 +11,8 @@ use crate::commands::history::{HistoryPlan, parse_revision_pair};
 use crate::commands::list::ListPlan;
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
+use crate::commands::set_image::SetImagePlan;
+use crate::commands::status::StatusPlan;
 use crate::commands::{CommandPlan, Prompt};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, WaitFor};
@@ -39,6 +41,10 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
         Command::History(args) => CommandPlan::History(history_plan(&args, global)?),
         Command::Rollback(args) => CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.yes)),
+        Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
+            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.yes))
+        }
+        Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
 }
@@ -168,6 +174,71 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
     })
 }
 
+/// `set image NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...`: names first, then images, as
+/// kubectl takes them; JobSets by name or by `-l` (never all of them implicitly).
+fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetImagePlan> {
+    let first_image = args.args.iter().position(|a| a.contains('=')).unwrap_or(args.args.len());
+    let (names, images) = args.args.split_at(first_image);
+    if let Some(name) = images.iter().find(|a| !a.contains('=')) {
+        return Err(Error::Usage(format!(
+            "{name:?} comes after an image: give the JobSet names first, then [REPLICATEDJOB/]CONTAINER=IMAGE"
+        )));
+    }
+    if args.all_namespaces && args.selector.is_none() {
+        return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+    }
+    if names.is_empty() && args.selector.is_none() {
+        return Err(Error::Usage(
+            "name the JobSets to change, or select them with -l (with -A for every namespace)".into(),
+        ));
+    }
+    let images = crate::set_image::parse_image_args(images).map_err(Error::Usage)?;
+    validate_timeout(args.timeout)?;
+    if let Some(reason) = &args.reason
+        && reason.trim().is_empty()
+    {
+        return Err(Error::Usage("--reason needs a text".into()));
+    }
+    let select = cli::SelectArgs {
+        names: names.to_vec(),
+        all_namespaces: args.all_namespaces,
+        selector: args.selector.clone(),
+    };
+    let cause = args.reason.clone().unwrap_or_else(|| crate::set_image::default_cause(&images));
+    Ok(SetImagePlan {
+        selection: selection(&select, global)?,
+        restart: args.restart.then(|| RestartOptions {
+            reason: Some(cause.clone()),
+            requested_by: requested_by(global),
+            force: args.force,
+            ..Default::default()
+        }),
+        images,
+        cause,
+        requested_by: requested_by(global),
+        dry_run: args.dry_run.into(),
+        wait: wait(args.wait, args.timeout),
+        format: args.output.map(Into::into),
+        color: color(global),
+        history_limit: global.history_limit,
+    })
+}
+
+fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan> {
+    Ok(StatusPlan {
+        selection: Selection::parse(
+            std::slice::from_ref(&args.name),
+            false,
+            None,
+            global.namespace.as_deref(),
+        )?,
+        watch: args.watch,
+        timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+        progress: std::io::stdout().is_terminal(),
+        history_limit: global.history_limit,
+    })
+}
+
 /// `--wait[=ready]` and `--timeout`; progress on a terminal.
 fn wait(until: Option<cli::WaitCondition>, timeout: std::time::Duration) -> Option<Wait> {
     until.map(|until| Wait { until: until.into(), timeout, progress: std::io::stderr().is_terminal() })
@@ -273,6 +344,13 @@ mod tests {
             (&["history", "a", "--diff", "1"][..], "use two revisions"),
             (&["diff", "-n", "Bad_NS"][..], "invalid namespace"),
             (&["list", "a", "-A"][..], "across all namespaces"),
+            (&["set", "image", "a"][..], "at least one image"),
+            (&["set", "image", "c=x:1"][..], "name the JobSets to change"),
+            (&["set", "image", "a", "c=x:1", "b"][..], "comes after an image"),
+            (&["set", "image", "-A", "c=x:1"][..], "add -l SELECTOR"),
+            (&["set", "image", "a", "c"][..], "at least one image"),
+            (&["set", "image", "a", "/c=x"][..], "container name is missing"),
+            (&["set", "image", "a", "c=x", "--reason", " "][..], "--reason needs a text"),
         ] {
             match complete_args(args) {
                 Err(e @ Error::Usage(_)) => assert!(e.to_string().contains(want), "{args:?}: {e}"),
