@@ -16,5 +16,6 @@ mod netproxy;
 mod privilege;
 mod restart;
 mod rollback;
+mod rollout;
 mod smoke;
 mod soak;

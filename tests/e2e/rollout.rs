@@ -1,0 +1,285 @@
+//! The rollout loop on the real controller: `set image`, `status`, and the `--wait`
+//! judgement they share with `restart` (startupPolicy, dependsOn, successPolicy).
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::*;
+
+const IMAGE: &str = "/spec/template/spec/containers/0/image";
+
+fn image_in_spec(jobset: &Value, rjob: usize) -> String {
+    jobset["spec"]["replicatedJobs"][rjob]["template"]
+        .pointer(IMAGE)
+        .and_then(Value::as_str)
+        .unwrap()
+        .to_owned()
+}
+
+/// Runs the plugin in the background (it blocks until the command ends).
+fn spawn_plugin(ns: &TestNs, args: &[&str]) -> tokio::task::JoinHandle<PluginOutput> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let namespace = ns.name.clone();
+    tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_plugin(&args, Some(&namespace), &[])
+    })
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_image_patches_one_container_and_records_why() {
+    let ns = TestNs::new("setimage").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 3).await;
+    let before = ns.jobset("train").await;
+
+    // Both replicatedJobs have a container `main`: ambiguous, and nothing changes.
+    let out = ns.plugin(&["set", "image", "train", "main=busybox:1.37"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("container \"main\" is ambiguous"), "{out:?}");
+    assert!(out.stderr.contains("workers/main, driver/main"), "{out:?}");
+    let out = ns.plugin(&["set", "image", "train", "trainer=busybox:1.37"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("its containers: workers/main, driver/main"), "{out:?}");
+    assert_eq!(ns.jobset("train").await["metadata"]["generation"], before["metadata"]["generation"]);
+
+    // A server dry run shows the diff and runs admission; nothing is stored.
+    let out = ns.plugin(&["set", "image", "jobset/train", "workers/main=busybox:1.37", "--dry-run=server"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("-        image: busybox:1.36\n+        image: busybox:1.37"), "{out:?}");
+    assert!(out.stdout.ends_with("jobset.jobset.x-k8s.io/train image updated (server dry run)\n"), "{out:?}");
+    assert_eq!(image_in_spec(&ns.jobset("train").await, 0), "busybox:1.36");
+
+    let out = ns.plugin(&["set", "image", "train", "workers/main=busybox:1.37", "--reason", "busybox 1.37"]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "jobset.jobset.x-k8s.io/train image updated\n"),
+        "{out:?}"
+    );
+    let after = ns.jobset("train").await;
+    assert_eq!(
+        (image_in_spec(&after, 0), image_in_spec(&after, 1)),
+        ("busybox:1.37".into(), "busybox:1.36".into())
+    );
+    assert_eq!(after["metadata"]["annotations"]["kubernetes.io/change-cause"], "busybox 1.37");
+    let mut spec_without_image = after["spec"].clone();
+    spec_without_image["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"] =
+        "busybox:1.36".into();
+    assert_eq!(spec_without_image, before["spec"], "only the image changed");
+
+    // History holds the old template (for rollback) and the new one with its cause.
+    let out = ns.plugin(&["history", "train", "-o", "json"]);
+    let history: Value = serde_json::from_str(&out.stdout).unwrap();
+    let revisions = history["revisions"].as_array().unwrap();
+    assert_eq!(revisions.len(), 2, "{history}");
+    assert_eq!(revisions[1]["changeCause"], "busybox 1.37", "{history}");
+    assert_eq!(history["specRevision"], 2);
+
+    let events = ns.kubectl(&["events", "--for", "jobset/train"]);
+    let events = String::from_utf8_lossy(&events.stdout);
+    assert!(events.contains("ImageUpdated"), "{events}");
+    assert!(
+        events.contains("workers/main=busybox:1.37 by admin with kubectl-jobset: busybox 1.37"),
+        "{events}"
+    );
+
+    // The same image again: nothing to patch.
+    let out = ns.plugin(&["set", "image", "train", "workers/main=busybox:1.37", "-o", "name"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "jobset.jobset.x-k8s.io/train\n"), "{out:?}");
+    assert_eq!(ns.jobset("train").await["metadata"]["generation"], after["metadata"]["generation"]);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_image_on_a_fleet_with_restart_and_wait() {
+    let ns = TestNs::new("setimage-fleet").await;
+    for name in ["a", "b"] {
+        let yaml = jobset_yaml(name, &[("workers", 1, "busybox:1.36")], "")
+            .replace("metadata:\n  name", "metadata:\n  labels:\n    team: ml\n  name");
+        ns.create(&yaml);
+    }
+    ns.create(&jobset_yaml("other", &[("workers", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("a", 0, 1).await;
+    ns.wait_for_attempt_jobs("b", 0, 1).await;
+
+    let out = ns.plugin(&[
+        "set",
+        "image",
+        "-l",
+        "team=ml",
+        "*=busybox:1.37",
+        "--restart",
+        "--wait",
+        "--timeout",
+        "60s",
+    ]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "jobset.jobset.x-k8s.io/a image updated\njobset.jobset.x-k8s.io/b image updated\n\
+         jobset.jobset.x-k8s.io/a restarted (attempt 0 → 1)\njobset.jobset.x-k8s.io/b restarted (attempt 0 → 1)\n"
+    );
+    for name in ["a", "b"] {
+        let jobs = ns.wait_for_attempt_jobs(name, 1, 1).await;
+        assert_eq!(image_of(&jobs[0], 0), "busybox:1.37", "--wait returned after the new Jobs exist");
+    }
+    assert_eq!(image_in_spec(&ns.jobset("other").await, 0), "busybox:1.36", "not selected");
+    let out = ns.plugin(&["history", "a"]);
+    assert!(out.stdout.contains("set image *=busybox:1.37"), "the command is the default cause: {out:?}");
+
+    // On a terminal it shows the diff and asks; "n" changes nothing.
+    let prompt = AtPrompt::start(&format!("set image -n {} other main=busybox:1.38", ns.name));
+    assert!(prompt.seen.contains("+        image: busybox:1.38"), "{}", prompt.seen);
+    assert!(
+        prompt.seen.contains(&format!("Set images of jobset {}/other? [y/N]", ns.name)),
+        "{}",
+        prompt.seen
+    );
+    let (code, rest) = prompt.answer("n");
+    assert_eq!(code, Some(1), "{rest}");
+    assert!(rest.contains("aborted: nothing was changed"), "{rest}");
+    assert_eq!(image_in_spec(&ns.jobset("other").await, 0), "busybox:1.36");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_image_where_templates_are_immutable_is_explained() {
+    let ns = TestNs::immutable("setimage-strict").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    let before = ns.jobset("train").await;
+    let out = ns.plugin(&["set", "image", "train", "main=busybox:1.37", "--restart"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("rejected the template change"), "{out:?}");
+    assert!(out.stderr.contains("images are never among them"), "{out:?}");
+    assert!(!out.stderr.contains("Invalid value"), "no raw webhook dump without -v: {out:?}");
+    let after = ns.jobset("train").await;
+    assert_eq!(
+        (&after["spec"], &after["status"]["restarts"]),
+        (&before["spec"], &before["status"]["restarts"])
+    );
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn status_follows_a_rollout_to_ready() {
+    let ns = TestNs::new("status").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.settle("train", 0, 2).await;
+    let out = ns.plugin(&["status", "train", "--timeout", "30s"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.ends_with("jobset \"train\" successfully rolled out (attempt 0: 2 of 2 jobs ready)\n"),
+        "{out:?}"
+    );
+    let out = ns.plugin(&["status", "train", "--watch=false"]);
+    assert_eq!((out.code, out.stdout.lines().count()), (0, 1), "one look: {out:?}");
+
+    assert_eq!(ns.plugin(&["set", "image", "train", "main=busybox:1.37"]).code, 0);
+    let out = ns.plugin(&["status", "train", "--watch=false"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("2 of 2 jobs run an outdated template"), "{out:?}");
+
+    // Following: the restart it waits for, the old Jobs going, the new ones getting ready.
+    let status = spawn_plugin(&ns, &["status", "train", "--timeout", "90s"]);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(ns.plugin(&["restart", "train"]).code, 0);
+    for job in ns.wait_for_attempt_jobs("train", 1, 2).await {
+        ns.ready_job(job.metadata.name.as_deref().unwrap()).await;
+    }
+    let out = status.await.unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("attempt 0 superseded by attempt 1 (restart): following it"), "{out:?}");
+    assert!(
+        out.stdout.ends_with("jobset \"train\" successfully rolled out (attempt 1: 2 of 2 jobs ready)\n"),
+        "{out:?}"
+    );
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.contains("attempt 1: 0 of 2 jobs ready") || l.contains("earlier attempts")),
+        "{out:?}"
+    );
+
+    // A timeout says where it stood.
+    assert_eq!(ns.plugin(&["set", "image", "train", "main=busybox:1.38"]).code, 0);
+    let started = Instant::now();
+    let out = ns.plugin(&["status", "train", "--timeout", "2s"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("timed out after 2s") && out.stderr.contains("outdated template"), "{out:?}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn status_ends_with_the_reason_when_the_jobset_fails() {
+    let ns = TestNs::new("status-fail").await;
+    ns.create(&jobset_yaml(
+        "train",
+        &[("workers", 1, "busybox:1.36")],
+        "  failurePolicy:\n    maxRestarts: 0\n",
+    ));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    let status = spawn_plugin(&ns, &["status", "train", "--timeout", "60s"]);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    ns.fail_job("train-workers-0").await;
+    let out = status.await.unwrap();
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("error: jobset \"train\" failed (attempt 0)"), "{out:?}");
+    assert!(out.stdout.contains("0 of 1 jobs ready"), "{out:?}");
+}
+
+/// `--wait` ends when the JobSet completes: with successPolicy Any, the driver's success
+/// completes it and the controller deletes the workers, which never get ready. Before
+/// the fix, `--wait=ready` timed out.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn wait_ends_when_the_success_policy_completes_the_jobset() {
+    let ns = TestNs::new("wait-success").await;
+    let policy = "  successPolicy:\n    operator: Any\n    targetReplicatedJobs: [driver]\n";
+    ns.create(&jobset_yaml(
+        "train",
+        &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")],
+        policy,
+    ));
+    ns.wait_for_attempt_jobs("train", 0, 3).await;
+    let wait = spawn_plugin(&ns, &["restart", "train", "--wait=ready", "--timeout", "60s"]);
+    ns.wait_for_attempt_jobs("train", 1, 3).await;
+    ns.complete_job("train-driver-0").await;
+    let out = wait.await.unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("jobset train completed while waiting for restart 1"), "{out:?}");
+    let out = ns.plugin(&["status", "train"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "jobset \"train\" completed (attempt 1)\n"), "{out:?}");
+}
+
+/// `--wait` with startupPolicy InOrder and with dependsOn: the later replicatedJob waits
+/// for the earlier one to be ready (nothing readies it here), which is the workload's
+/// business, not the restart's. Before the fix, `--wait` timed out.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn wait_respects_in_order_startup_and_depends_on() {
+    let ns = TestNs::new("wait-order").await;
+    let jobs = [("workers", 1, "busybox:1.36"), ("driver", 1, "busybox:1.36")];
+    ns.create(&jobset_yaml("ordered", &jobs, "  startupPolicy:\n    startupPolicyOrder: InOrder\n"));
+    let dependent = jobset_yaml("dependent", &jobs, "").replace(
+        "  - name: driver\n",
+        "  - name: driver\n    dependsOn:\n    - name: workers\n      status: Ready\n",
+    );
+    ns.create(&dependent);
+    ns.wait_for_attempt_jobs("ordered", 0, 1).await;
+    ns.wait_for_attempt_jobs("dependent", 0, 1).await;
+    let started = Instant::now();
+    let out = ns.plugin(&["restart", "ordered", "dependent", "-y", "--wait", "--timeout", "45s"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("driver waits for workers to be ready (startupPolicy InOrder)"), "{out:?}");
+    assert!(out.stderr.contains("driver waits for workers to be ready (dependsOn)"), "{out:?}");
+    assert!(started.elapsed() < Duration::from_secs(40), "did not run into the timeout");
+    let out = ns.plugin(&["status", "ordered", "--watch=false"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stdout
+            .contains("0 of 2 jobs ready; driver waits for workers to be ready (startupPolicy InOrder)"),
+        "{out:?}"
+    );
+}
