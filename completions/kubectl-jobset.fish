@@ -76,6 +76,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l h
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s h -l help -d 'Print help'
@@ -102,6 +104,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l his
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s h -l help -d 'Print help'
@@ -128,6 +132,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l hi
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s h -l help -d 'Print help'
@@ -215,6 +221,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'

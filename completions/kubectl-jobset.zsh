@@ -73,6 +73,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -108,6 +111,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -143,6 +149,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -263,6 +272,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \

@@ -13,7 +13,7 @@ use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
 use crate::commands::set_image::SetImagePlan;
 use crate::commands::status::StatusPlan;
-use crate::commands::{CommandPlan, Prompt};
+use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, WaitFor};
 use crate::render::{self, Format};
@@ -58,6 +58,7 @@ fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
         selection: selection(&args.select, global)?,
         format: args.output.into(),
         no_headers: args.no_headers,
+        watch: watching(&args.watch),
     })
 }
 
@@ -85,7 +86,27 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
         no_headers: args.no_headers,
         color: color(global),
         history_limit: global.history_limit,
+        watch: history_watch(args)?,
     })
+}
+
+fn watching(args: &cli::WatchArgs) -> Option<Watching> {
+    args.watch.then_some(Watching { events: args.output_watch_events })
+}
+
+/// `history -w` follows one JobSet's revisions, as a table.
+fn history_watch(args: &cli::HistoryArgs) -> Result<Option<Watching>> {
+    let Some(watch) = watching(&args.watch) else { return Ok(None) };
+    if args.select.names.len() != 1 {
+        return Err(Error::Usage("history -w follows one JobSet: name exactly one".into()));
+    }
+    if args.revision.is_some() || args.diff.is_some() {
+        return Err(Error::Usage("history -w lists revisions: drop --revision and --diff".into()));
+    }
+    if !matches!(args.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
+        return Err(Error::Usage("history -w prints table rows: use -o wide or no -o".into()));
+    }
+    Ok(Some(watch))
 }
 
 fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartPlan> {
@@ -345,6 +366,8 @@ mod tests {
             (&["diff", "-n", "Bad_NS"][..], "invalid namespace"),
             (&["list", "a", "-A"][..], "across all namespaces"),
             (&["set", "image", "a"][..], "at least one image"),
+            (&["history", "a", "b", "-w"][..], "name exactly one"),
+            (&["history", "a", "-w", "-o", "json"][..], "prints table rows"),
             (&["set", "image", "c=x:1"][..], "name the JobSets to change"),
             (&["set", "image", "a", "c=x:1", "b"][..], "comes after an image"),
             (&["set", "image", "-A", "c=x:1"][..], "add -l SELECTOR"),

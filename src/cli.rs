@@ -228,6 +228,21 @@ pub struct ListArgs {
     /// Omit the table header.
     #[arg(long)]
     pub no_headers: bool,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
+}
+
+/// `-w`, as `kubectl get -w`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WatchArgs {
+    /// After the first output, watch and print changes as they happen (as `kubectl get -w`).
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+
+    /// With --watch: start each change with its event type (ADDED, MODIFIED, DELETED).
+    #[arg(long, requires = "watch")]
+    pub output_watch_events: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -348,6 +363,9 @@ pub struct HistoryArgs {
     /// Omit the table header.
     #[arg(long)]
     pub no_headers: bool,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
 }
 
 #[derive(Debug, Args)]

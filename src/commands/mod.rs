@@ -33,6 +33,13 @@ impl Prompt {
     }
 }
 
+/// `-w`: after the first output, print changes as they happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Watching {
+    /// `--output-watch-events`: each change starts with ADDED, MODIFIED or DELETED.
+    pub events: bool,
+}
+
 /// A validated command, ready to run against a cluster.
 #[derive(Debug, Clone)]
 pub enum CommandPlan {

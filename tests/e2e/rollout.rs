@@ -283,3 +283,123 @@ async fn wait_respects_in_order_startup_and_depends_on() {
         "{out:?}"
     );
 }
+
+/// A long-running plugin command (`-w`), its stdout read line by line.
+struct Watch {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Watch {
+    fn start(ns: &TestNs, args: &[&str]) -> Watch {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+            .args(args)
+            .args(["-n", &ns.name, "--kubeconfig"])
+            .arg(&harness().kubeconfig)
+            .env_remove("KUBECONFIG")
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start kubectl-jobset");
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watch { child, lines, seen: vec![] }
+    }
+
+    /// Waits for a line that `matches` (or finds it among those already read: changes
+    /// from two watches may arrive in either order); returns it.
+    fn expect(&mut self, what: &str, matches: impl Fn(&str) -> bool) -> String {
+        if let Some(line) = self.seen.iter().find(|l| matches(l)) {
+            return line.clone();
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if matches(&line) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!("no line with {what}; seen:\n{}", self.seen.join("\n")),
+            }
+        }
+    }
+
+    /// Stops the command; its stderr.
+    fn stop(mut self) -> String {
+        use std::io::Read;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut stderr = String::new();
+        self.child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        stderr
+    }
+}
+
+fn cells(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn list_watch_prints_rows_as_they_change() {
+    let ns = TestNs::new("list-watch").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    let mut watch = Watch::start(&ns, &["list", "-w", "--output-watch-events", "-v=6"]);
+    let header = watch.expect("the header", |l| l.starts_with("EVENT"));
+    assert_eq!(
+        cells(&header),
+        ["EVENT", "NAME", "RESTARTS", "READY", "ACTIVE", "SUCCEEDED", "FAILED", "STATUS", "AGE"]
+    );
+    let first = watch.expect("the first row", |l| l.starts_with("ADDED"));
+    assert_eq!(&cells(&first)[..8], ["ADDED", "train", "0", "0/2", "2", "0", "0", "Running"]);
+
+    assert_eq!(ns.plugin(&["restart", "train"]).code, 0);
+    watch.expect("the restart", |l| {
+        cells(l).starts_with(&["MODIFIED", "train", "1"]) && l.contains("Restarting")
+    });
+    watch.expect("the recreated Jobs", |l| cells(l).starts_with(&["MODIFIED", "train", "1", "0/2", "2"]));
+    ns.create(&jobset_yaml("second", &[("workers", 1, "busybox:1.36")], ""));
+    watch.expect("a new JobSet", |l| cells(l).starts_with(&["ADDED", "second"]));
+    assert!(ns.kubectl(&["delete", "jobset", "second", "--wait=false"]).status.success());
+    watch.expect("its deletion", |l| cells(l).starts_with(&["DELETED", "second"]));
+    let stderr = watch.stop();
+    // Two watches (JobSets, Jobs), each a list then a watch request: no polling.
+    let requests: Vec<&str> = stderr.lines().filter(|l| l.starts_with("GET ")).collect();
+    assert!(requests.iter().filter(|l| l.contains("watch=true")).count() >= 2, "{stderr}");
+    assert!(requests.len() <= 6, "watches, not polling: {stderr}");
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn history_watch_prints_revisions_as_they_are_recorded() {
+    let ns = TestNs::new("history-watch").await;
+    ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    let mut watch = Watch::start(&ns, &["history", "train", "-w"]);
+    watch.expect("the first table", |l| cells(l).starts_with(&["1", "spec,running", "0"]));
+
+    assert_eq!(ns.plugin(&["set", "image", "train", "main=busybox:1.37", "--reason", "new busybox"]).code, 0);
+    let line = watch.expect("the new revision", |l| cells(l).starts_with(&["2", "spec"]));
+    assert!(line.ends_with("workers=busybox:1.37   new busybox"), "{line}");
+    watch.expect("revision 1 leaving the spec", |l| cells(l).starts_with(&["1", "running"]));
+
+    assert_eq!(ns.plugin(&["restart", "train"]).code, 0);
+    ns.wait_for_attempt_jobs("train", 1, 1).await;
+    assert_eq!(ns.plugin(&["diff", "train"]).code, 0, "records what attempt 1 runs");
+    watch.expect("attempt 1 on revision 2", |l| cells(l).starts_with(&["2", "spec,running", "1"]));
+    watch.stop();
+}
