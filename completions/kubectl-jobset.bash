@@ -85,17 +85,8 @@ _kubectl__jobset() {
             kubectl__jobset__subcmd__help__subcmd__set,image)
                 cmd="kubectl__jobset__subcmd__help__subcmd__set__subcmd__image"
                 ;;
-            kubectl__jobset__subcmd__set,help)
-                cmd="kubectl__jobset__subcmd__set__subcmd__help"
-                ;;
             kubectl__jobset__subcmd__set,image)
                 cmd="kubectl__jobset__subcmd__set__subcmd__image"
-                ;;
-            kubectl__jobset__subcmd__set__subcmd__help,help)
-                cmd="kubectl__jobset__subcmd__set__subcmd__help__subcmd__help"
-                ;;
-            kubectl__jobset__subcmd__set__subcmd__help,image)
-                cmd="kubectl__jobset__subcmd__set__subcmd__help__subcmd__image"
                 ;;
             *)
                 ;;
@@ -1052,7 +1043,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__set)
-            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version image help"
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version image"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1126,48 +1117,6 @@ _kubectl__jobset() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        kubectl__subcmd__jobset__subcmd__set__subcmd__help)
-            opts="image help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        kubectl__subcmd__jobset__subcmd__set__subcmd__help__subcmd__help)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        kubectl__subcmd__jobset__subcmd__set__subcmd__help__subcmd__image)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

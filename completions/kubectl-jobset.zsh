@@ -406,30 +406,6 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*::args -- JobSet names (`NAME` or `jobset/NAME`), then one or more `\[REPLICATEDJOB/\]CONTAINER=IMAGE`:_default' \
 && ret=0
 ;;
-(help)
-_arguments "${_arguments_options[@]}" : \
-":: :_kubectl-jobset__subcmd__set__subcmd__help_commands" \
-"*::: :->help" \
-&& ret=0
-
-    case $state in
-    (help)
-        words=($line[1] "${words[@]}")
-        (( CURRENT += 1 ))
-        curcontext="${curcontext%:*:*}:kubectl-jobset-set-help-command-$line[1]:"
-        case $line[1] in
-            (image)
-_arguments "${_arguments_options[@]}" : \
-&& ret=0
-;;
-(help)
-_arguments "${_arguments_options[@]}" : \
-&& ret=0
-;;
-        esac
-    ;;
-esac
-;;
         esac
     ;;
 esac
@@ -732,27 +708,8 @@ _kubectl-jobset__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
-'help:Print this message or the help of the given subcommand(s)' \
     )
     _describe -t commands 'kubectl-jobset set commands' commands "$@"
-}
-(( $+functions[_kubectl-jobset__subcmd__set__subcmd__help_commands] )) ||
-_kubectl-jobset__subcmd__set__subcmd__help_commands() {
-    local commands; commands=(
-'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
-'help:Print this message or the help of the given subcommand(s)' \
-    )
-    _describe -t commands 'kubectl-jobset set help commands' commands "$@"
-}
-(( $+functions[_kubectl-jobset__subcmd__set__subcmd__help__subcmd__help_commands] )) ||
-_kubectl-jobset__subcmd__set__subcmd__help__subcmd__help_commands() {
-    local commands; commands=()
-    _describe -t commands 'kubectl-jobset set help help commands' commands "$@"
-}
-(( $+functions[_kubectl-jobset__subcmd__set__subcmd__help__subcmd__image_commands] )) ||
-_kubectl-jobset__subcmd__set__subcmd__help__subcmd__image_commands() {
-    local commands; commands=()
-    _describe -t commands 'kubectl-jobset set help image commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__set__subcmd__image_commands] )) ||
 _kubectl-jobset__subcmd__set__subcmd__image_commands() {

@@ -35,7 +35,7 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
     let global = &cli.global;
     let plan = match cli.command {
         Command::Completion(args) => return Ok(Invocation::Completion(args.shell)),
-        Command::Complete(args) => return Ok(Invocation::Complete(args.words)),
+        Command::Complete(args) => return Ok(Invocation::Complete(completion_words(global, args.words))),
         Command::List(args) => CommandPlan::List(list_plan(&args, global)?),
         Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
@@ -258,6 +258,24 @@ fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan
         progress: std::io::stdout().is_terminal(),
         history_limit: global.history_limit,
     })
+}
+
+/// The words to complete, with the connection flags clap took as global ones when they
+/// came before the subcommand (`__complete -n ml list <TAB>`) put back in front.
+fn completion_words(global: &GlobalArgs, words: Vec<String>) -> Vec<String> {
+    let mut all = Vec::new();
+    let flags = [
+        ("--kubeconfig", global.kubeconfig.as_ref().map(|p| p.display().to_string())),
+        ("--context", global.context.clone()),
+        ("--namespace", global.namespace.clone()),
+    ];
+    for (flag, value) in flags {
+        if let Some(value) = value {
+            all.extend([flag.to_owned(), value]);
+        }
+    }
+    all.extend(words);
+    all
 }
 
 /// `--wait[=ready]` and `--timeout`; progress on a terminal.

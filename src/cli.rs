@@ -94,7 +94,7 @@ pub enum Command {
     Rollback(RollbackArgs),
 
     /// Change JobSet templates in place, as `kubectl set` does (`set image`).
-    #[command(subcommand_required = true, arg_required_else_help = true)]
+    #[command(subcommand_required = true, arg_required_else_help = true, disable_help_subcommand = true)]
     Set(SetArgs),
 
     /// Follow a JobSet's current restart attempt until it runs the spec's templates and

@@ -85,6 +85,18 @@ async fn set_image_patches_one_container_and_records_why() {
         "{events}"
     );
 
+    // Completion offers live names: the JobSet, then its containers.
+    let kubeconfig = harness().kubeconfig.to_str().unwrap();
+    let complete = |words: &[&str]| {
+        let mut args = vec!["__complete", "--kubeconfig", kubeconfig, "-n", &ns.name, "set", "image"];
+        args.extend(words);
+        run_plugin(&args, None, &[])
+    };
+    let out = complete(&["tr"]);
+    assert_eq!(out.stdout, "train\n:4\n", "{out:?}");
+    let out = complete(&["train", ""]);
+    assert_eq!(out.stdout, "driver/main=\nmain=\nworkers/main=\n:6\n", "{out:?}");
+
     // The same image again: nothing to patch.
     let out = ns.plugin(&["set", "image", "train", "workers/main=busybox:1.37", "-o", "name"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, "jobset.jobset.x-k8s.io/train\n"), "{out:?}");
