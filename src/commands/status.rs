@@ -103,9 +103,12 @@ pub async fn run(
             printer
                 .line(out, &format!("attempt {from} superseded by attempt {to} (restart): following it"))?;
             attempt = to;
+            awaiting_restart = false;
             verdict = look(&mut defaulter, &current, &snapshot, attempt).await?;
         }
-        awaiting_restart = matches!(verdict, Verdict::Waiting { needs_restart: true, .. });
+        // Sticky for the attempt: the Jobs' deletion may be seen before the JobSet's new
+        // attempt number (two watches), and it is still the awaited restart.
+        awaiting_restart |= matches!(verdict, Verdict::Waiting { needs_restart: true, .. });
         if let Some(status) = conclude(&verdict, &mut printer, out)? {
             return status;
         }
