@@ -19,7 +19,7 @@ use crate::render::{self, Format};
 use crate::restart::{self, Decision as RestartDecision, RestartOptions};
 use crate::rollback::is_template_immutable_rejection;
 use crate::select::Selection;
-use crate::set_image::{ImageArg, TemplateChange, is_applied, is_unchanged};
+use crate::set_image::{ImageArg, TemplateChange, is_applied};
 
 #[derive(Debug, Clone)]
 pub struct SetImagePlan {
@@ -183,7 +183,7 @@ async fn apply(
     change: &TemplateChange,
     plan: &SetImagePlan,
 ) -> Result<Value> {
-    let ops = change.patch(jobset, Some(&plan.cause));
+    let mut ops = change.patch(jobset, Some(&plan.cause));
     if plan.dry_run == DryRun::Client {
         let mut object = jobset.object();
         json_patch::patch(&mut object, &ops).map_err(|e| Error::decode("the patched JobSet", e))?;
@@ -198,26 +198,33 @@ async fn apply(
         };
         let failure = write_failure(&error);
         match error {
-            _ if failure == WriteFailure::Precondition => {
-                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
-            }
             Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
                 cluster.log.note(1, &format!("the API server answered: {message}"));
                 return Err(refused(jobset, IMMUTABLE.into()));
             }
+            _ if failure == WriteFailure::Precondition && tries >= PATCH_TRIES => {
+                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
+            }
+            // Re-planned below: a resourceVersion guard (no annotations yet, a container
+            // without an image) also fails on the controller's status writes.
+            _ if failure == WriteFailure::Precondition => {}
             e if failure == WriteFailure::Final || tries >= PATCH_TRIES => return Err(e),
-            e => cluster.log.note(6, &format!("retrying the image patch of {RESOURCE_NAME}/{name}: {e}")),
-        }
-        tokio::time::sleep(write_backoff(tries)).await;
-        if failure == WriteFailure::Throttled {
-            continue; // refused unprocessed: send it again as it is
+            e => {
+                cluster.log.note(6, &format!("retrying the image patch of {RESOURCE_NAME}/{name}: {e}"));
+                tokio::time::sleep(write_backoff(tries)).await;
+                if failure == WriteFailure::Throttled {
+                    continue; // refused unprocessed: send it again as it is
+                }
+            }
         }
         let fresh = cluster.get_jobset(ns, name).await?;
-        if is_applied(change, &fresh) {
+        if failure != WriteFailure::Precondition && is_applied(change, &fresh) {
             return Ok(fresh.object());
         }
-        if !is_unchanged(change, &fresh) {
-            return Err(refused(jobset, CHANGED_MEANWHILE.into()));
+        // Sent again only if the images are still the ones read: anyone else's edit wins.
+        match crate::set_image::plan(&fresh, &plan.images) {
+            Ok(again) if again.images == change.images => ops = again.patch(&fresh, Some(&plan.cause)),
+            _ => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
         }
     }
     unreachable!("the loop returns by its last try")
