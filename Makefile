@@ -78,10 +78,12 @@ playground: cluster-up
 	echo; \
 	echo '  eval "$$(make -s cluster-env)"'; \
 	echo '  kubectl jobset list -n $(PLAYGROUND_NS)'; \
-	echo '  kubectl -n $(PLAYGROUND_NS) patch jobset demo --type=json -p '"'"'[{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"busybox:1.37"}]'"'"; \
+	echo '  kubectl jobset set image -n $(PLAYGROUND_NS) demo trainer=busybox:1.37 --reason "busybox 1.37"'; \
 	echo '  kubectl jobset diff -n $(PLAYGROUND_NS) demo'; \
-	echo '  $(CLUSTER) fail-job $(PLAYGROUND_NS) demo-workers-0    # the controller restarts the JobSet with the new template'; \
+	echo '  kubectl jobset restart -n $(PLAYGROUND_NS) demo          # or: $(CLUSTER) fail-job $(PLAYGROUND_NS) demo-workers-0'; \
+	echo '  kubectl jobset status -n $(PLAYGROUND_NS) demo           # $(CLUSTER) ready-job $(PLAYGROUND_NS) JOB plays the kubelet'; \
 	echo '  kubectl jobset history -n $(PLAYGROUND_NS) demo'; \
+	echo '  kubectl jobset rollback -n $(PLAYGROUND_NS) demo'; \
 	echo; \
 	echo "Stop it with: make cluster-down"
 

@@ -46,6 +46,12 @@ _kubectl__jobset() {
             kubectl__jobset,rollback)
                 cmd="kubectl__jobset__subcmd__rollback"
                 ;;
+            kubectl__jobset,set)
+                cmd="kubectl__jobset__subcmd__set"
+                ;;
+            kubectl__jobset,status)
+                cmd="kubectl__jobset__subcmd__status"
+                ;;
             kubectl__jobset__subcmd__help,__complete)
                 cmd="kubectl__jobset__subcmd__help__subcmd____complete"
                 ;;
@@ -70,6 +76,18 @@ _kubectl__jobset() {
             kubectl__jobset__subcmd__help,rollback)
                 cmd="kubectl__jobset__subcmd__help__subcmd__rollback"
                 ;;
+            kubectl__jobset__subcmd__help,set)
+                cmd="kubectl__jobset__subcmd__help__subcmd__set"
+                ;;
+            kubectl__jobset__subcmd__help,status)
+                cmd="kubectl__jobset__subcmd__help__subcmd__status"
+                ;;
+            kubectl__jobset__subcmd__help__subcmd__set,image)
+                cmd="kubectl__jobset__subcmd__help__subcmd__set__subcmd__image"
+                ;;
+            kubectl__jobset__subcmd__set,image)
+                cmd="kubectl__jobset__subcmd__set__subcmd__image"
+                ;;
             *)
                 ;;
         esac
@@ -77,7 +95,7 @@ _kubectl__jobset() {
 
     case "${cmd}" in
         kubectl__jobset)
-            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version list ls get diff restart history rollback completion __complete help"
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version list ls get diff restart history rollback set status completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -421,7 +439,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__help)
-            opts="list diff restart history rollback completion __complete help"
+            opts="list diff restart history rollback set status completion __complete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -546,8 +564,50 @@ _kubectl__jobset() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__jobset__subcmd__help__subcmd__set)
+            opts="image"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__help__subcmd__set__subcmd__image)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__jobset__subcmd__history)
-            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -w -s -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --watch --output-watch-events --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -653,7 +713,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__list)
-            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --output --no-headers --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -w -s -n -v -h -V --all-namespaces --selector --output --no-headers --watch --output-watch-events --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,6 +965,296 @@ _kubectl__jobset() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__set)
+            opts="-s -n -v -h -V --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version image"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__set__subcmd__image)
+            opts="-A -l -y -o -s -n -v -h -V --all-namespaces --selector --reason --dry-run --yes --restart --force --wait --timeout --output --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
+                    COMPREPLY=($(compgen -W "none client server" -- "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -W "created ready" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__jobset__subcmd__status)
+            opts="-w -s -n -v -h -V --watch --timeout --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --watch)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

@@ -49,6 +49,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "set" -d 'Change JobSet templates in place, as `kubectl set` does (`set image`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "status" -d 'Follow a JobSet\'s current restart attempt until it runs the spec\'s templates and is ready, like `kubectl rollout status`'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -74,6 +76,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l h
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s h -l help -d 'Print help'
@@ -100,6 +104,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l his
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s h -l help -d 'Print help'
@@ -126,6 +132,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l hi
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s h -l help -d 'Print help'
@@ -213,6 +221,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -250,6 +260,79 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s l -l selector -d 'Select JobSets by label, e.g. `team=ml`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l reason -d 'Why: recorded as the change cause of the new revision (default: the command)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l wait -d 'With --restart: wait until every Job of the new attempt exists (`=ready`: is ready)' -r -f -a "created\t'Every Job of the new attempt exists'
+ready\t'Every Job of the new attempt is ready'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l timeout -d 'How long --wait waits' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s o -l output -d 'Print the changed JobSets instead of a sentence each' -r -f -a "json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l restart -d 'Restart each changed JobSet once its patch has landed, so the image takes effect now'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l force -d 'With --restart: restart even while the previous restart is still in progress'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s w -l watch -d 'Watch until done (`--watch=false`: look once and say where it stands)' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l timeout -d 'How long to watch before giving up (0: no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -286,11 +369,14 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "set" -d 'Change JobSet templates in place, as `kubectl set` does (`set image`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "status" -d 'Follow a JobSet\'s current restart attempt until it runs the spec\'s templates and is ready, like `kubectl rollout status`'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'

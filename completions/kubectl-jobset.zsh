@@ -73,6 +73,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -108,6 +111,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -143,6 +149,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help]' \
@@ -263,6 +272,9 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
+'--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -306,6 +318,121 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
 '--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable]' \
 '--force[With --restart\: restart even while the previous restart is still in progress]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The JobSet:_default' \
+&& ret=0
+;;
+(set)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_kubectl-jobset__subcmd__set_commands" \
+"*::: :->set" \
+&& ret=0
+
+    case $state in
+    (set)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-set-command-$line[1]:"
+        case $line[1] in
+            (image)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--reason=[Why\: recorded as the change cause of the new revision (default\: the command)]:TEXT:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[With --restart\: wait until every Job of the new attempt exists (\`=ready\`\: is ready)]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits]:DURATION:_default' \
+'-o+[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--output=[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--restart[Restart each changed JobSet once its patch has landed, so the image takes effect now]' \
+'--force[With --restart\: restart even while the previous restart is still in progress]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::args -- JobSet names (`NAME` or `jobset/NAME`), then one or more `\[REPLICATEDJOB/\]CONTAINER=IMAGE`:_default' \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+(status)
+_arguments "${_arguments_options[@]}" : \
+'-w+[Watch until done (\`--watch=false\`\: look once and say where it stands)]::BOOL:(true false)' \
+'--watch=[Watch until done (\`--watch=false\`\: look once and say where it stands)]::BOOL:(true false)' \
+'--timeout=[How long to watch before giving up (0\: no limit)]:DURATION:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -407,6 +534,30 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(set)
+_arguments "${_arguments_options[@]}" : \
+":: :_kubectl-jobset__subcmd__help__subcmd__set_commands" \
+"*::: :->set" \
+&& ret=0
+
+    case $state in
+    (set)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-help-set-command-$line[1]:"
+        case $line[1] in
+            (image)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
+(status)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -438,6 +589,8 @@ _kubectl-jobset_commands() {
 'restart:Restart JobSets now, so a pending template takes effect' \
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
+'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
+'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -467,6 +620,8 @@ _kubectl-jobset__subcmd__help_commands() {
 'restart:Restart JobSets now, so a pending template takes effect' \
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
+'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
+'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -513,6 +668,23 @@ _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help rollback commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set_commands() {
+    local commands; commands=(
+'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+    )
+    _describe -t commands 'kubectl-jobset help set commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__status_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__status_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help status commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__history_commands] )) ||
 _kubectl-jobset__subcmd__history_commands() {
     local commands; commands=()
@@ -532,6 +704,23 @@ _kubectl-jobset__subcmd__restart_commands() {
 _kubectl-jobset__subcmd__rollback_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset rollback commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set_commands] )) ||
+_kubectl-jobset__subcmd__set_commands() {
+    local commands; commands=(
+'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+    )
+    _describe -t commands 'kubectl-jobset set commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set__subcmd__image_commands] )) ||
+_kubectl-jobset__subcmd__set__subcmd__image_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__status_commands] )) ||
+_kubectl-jobset__subcmd__status_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset status commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_kubectl-jobset" ]; then

@@ -11,7 +11,9 @@ use crate::commands::history::{HistoryPlan, parse_revision_pair};
 use crate::commands::list::ListPlan;
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
-use crate::commands::{CommandPlan, Prompt};
+use crate::commands::set_image::SetImagePlan;
+use crate::commands::status::StatusPlan;
+use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, WaitFor};
 use crate::render::{self, Format};
@@ -33,12 +35,16 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
     let global = &cli.global;
     let plan = match cli.command {
         Command::Completion(args) => return Ok(Invocation::Completion(args.shell)),
-        Command::Complete(args) => return Ok(Invocation::Complete(args.words)),
+        Command::Complete(args) => return Ok(Invocation::Complete(completion_words(global, args.words))),
         Command::List(args) => CommandPlan::List(list_plan(&args, global)?),
         Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
         Command::History(args) => CommandPlan::History(history_plan(&args, global)?),
         Command::Rollback(args) => CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.yes)),
+        Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
+            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.yes))
+        }
+        Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
 }
@@ -52,6 +58,7 @@ fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
         selection: selection(&args.select, global)?,
         format: args.output.into(),
         no_headers: args.no_headers,
+        watch: watching(&args.watch),
     })
 }
 
@@ -79,7 +86,27 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
         no_headers: args.no_headers,
         color: color(global),
         history_limit: global.history_limit,
+        watch: history_watch(args)?,
     })
+}
+
+fn watching(args: &cli::WatchArgs) -> Option<Watching> {
+    args.watch.then_some(Watching { events: args.output_watch_events })
+}
+
+/// `history -w` follows one JobSet's revisions, as a table.
+fn history_watch(args: &cli::HistoryArgs) -> Result<Option<Watching>> {
+    let Some(watch) = watching(&args.watch) else { return Ok(None) };
+    if args.select.names.len() != 1 {
+        return Err(Error::Usage("history -w follows one JobSet: name exactly one".into()));
+    }
+    if args.revision.is_some() || args.diff.is_some() {
+        return Err(Error::Usage("history -w lists revisions: drop --revision and --diff".into()));
+    }
+    if !matches!(args.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
+        return Err(Error::Usage("history -w prints table rows: use -o wide or no -o".into()));
+    }
+    Ok(Some(watch))
 }
 
 fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartPlan> {
@@ -167,6 +194,89 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
         color: color(global),
         history_limit: global.history_limit,
     })
+}
+
+/// `set image NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...`: names first, then images, as
+/// kubectl takes them; JobSets by name or by `-l` (never all of them implicitly).
+fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetImagePlan> {
+    let first_image = args.args.iter().position(|a| a.contains('=')).unwrap_or(args.args.len());
+    let (names, images) = args.args.split_at(first_image);
+    if let Some(name) = images.iter().find(|a| !a.contains('=')) {
+        return Err(Error::Usage(format!(
+            "{name:?} comes after an image: give the JobSet names first, then [REPLICATEDJOB/]CONTAINER=IMAGE"
+        )));
+    }
+    if args.all_namespaces && args.selector.is_none() {
+        return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+    }
+    if names.is_empty() && args.selector.is_none() {
+        return Err(Error::Usage(
+            "name the JobSets to change, or select them with -l (with -A for every namespace)".into(),
+        ));
+    }
+    let images = crate::set_image::parse_image_args(images).map_err(Error::Usage)?;
+    validate_timeout(args.timeout)?;
+    if let Some(reason) = &args.reason
+        && reason.trim().is_empty()
+    {
+        return Err(Error::Usage("--reason needs a text".into()));
+    }
+    let select = cli::SelectArgs {
+        names: names.to_vec(),
+        all_namespaces: args.all_namespaces,
+        selector: args.selector.clone(),
+    };
+    let cause = args.reason.clone().unwrap_or_else(|| crate::set_image::default_cause(&images));
+    Ok(SetImagePlan {
+        selection: selection(&select, global)?,
+        restart: args.restart.then(|| RestartOptions {
+            reason: Some(cause.clone()),
+            requested_by: requested_by(global),
+            force: args.force,
+            ..Default::default()
+        }),
+        images,
+        cause,
+        requested_by: requested_by(global),
+        dry_run: args.dry_run.into(),
+        wait: wait(args.wait, args.timeout),
+        format: args.output.map(Into::into),
+        color: color(global),
+        history_limit: global.history_limit,
+    })
+}
+
+fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan> {
+    Ok(StatusPlan {
+        selection: Selection::parse(
+            std::slice::from_ref(&args.name),
+            false,
+            None,
+            global.namespace.as_deref(),
+        )?,
+        watch: args.watch,
+        timeout: (!args.timeout.is_zero()).then_some(args.timeout),
+        progress: std::io::stdout().is_terminal(),
+        history_limit: global.history_limit,
+    })
+}
+
+/// The words to complete, with the connection flags clap took as global ones when they
+/// came before the subcommand (`__complete -n ml list <TAB>`) put back in front.
+fn completion_words(global: &GlobalArgs, words: Vec<String>) -> Vec<String> {
+    let mut all = Vec::new();
+    let flags = [
+        ("--kubeconfig", global.kubeconfig.as_ref().map(|p| p.display().to_string())),
+        ("--context", global.context.clone()),
+        ("--namespace", global.namespace.clone()),
+    ];
+    for (flag, value) in flags {
+        if let Some(value) = value {
+            all.extend([flag.to_owned(), value]);
+        }
+    }
+    all.extend(words);
+    all
 }
 
 /// `--wait[=ready]` and `--timeout`; progress on a terminal.
@@ -274,6 +384,15 @@ mod tests {
             (&["history", "a", "--diff", "1"][..], "use two revisions"),
             (&["diff", "-n", "Bad_NS"][..], "invalid namespace"),
             (&["list", "a", "-A"][..], "across all namespaces"),
+            (&["set", "image", "a"][..], "at least one image"),
+            (&["history", "a", "b", "-w"][..], "name exactly one"),
+            (&["history", "a", "-w", "-o", "json"][..], "prints table rows"),
+            (&["set", "image", "c=x:1"][..], "name the JobSets to change"),
+            (&["set", "image", "a", "c=x:1", "b"][..], "comes after an image"),
+            (&["set", "image", "-A", "c=x:1"][..], "add -l SELECTOR"),
+            (&["set", "image", "a", "c"][..], "at least one image"),
+            (&["set", "image", "a", "/c=x"][..], "container name is missing"),
+            (&["set", "image", "a", "c=x", "--reason", " "][..], "--reason needs a text"),
         ] {
             match complete_args(args) {
                 Err(e @ Error::Usage(_)) => assert!(e.to_string().contains(want), "{args:?}: {e}"),

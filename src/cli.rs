@@ -24,6 +24,12 @@ Exit codes:
   1  error: refused, failed, or --wait timed out (nothing is changed by a refusal)
   2  usage error";
 
+const STATUS_EXIT_CODES: &str = "\
+Exit codes:
+  0  done: the attempt runs the spec's templates and is ready, or the JobSet completed
+  1  failed, suspended, deleted, superseded by a restart, timed out, or (--watch=false) not done yet
+  2  usage error";
+
 /// Diff, restart, history and rollback for JobSets (jobset.x-k8s.io/v1alpha2).
 ///
 /// kubectl passes no flags to plugins, so kubectl-jobset reads the usual kubectl
@@ -86,6 +92,20 @@ pub enum Command {
     /// next restart; --restart restarts now.
     #[command(after_help = EXIT_CODES)]
     Rollback(RollbackArgs),
+
+    /// Change JobSet templates in place, as `kubectl set` does (`set image`).
+    #[command(subcommand_required = true, arg_required_else_help = true, disable_help_subcommand = true)]
+    Set(SetArgs),
+
+    /// Follow a JobSet's current restart attempt until it runs the spec's templates and
+    /// is ready, like `kubectl rollout status`.
+    ///
+    /// Done when every Job of the attempt exists, runs the spec's template and is ready
+    /// (or succeeded), as far as startupPolicy and dependsOn let the controller create
+    /// them, or when the JobSet completes. Ends with an error when it fails, is
+    /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
+    #[command(after_help = STATUS_EXIT_CODES)]
+    Status(StatusArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
@@ -208,6 +228,21 @@ pub struct ListArgs {
     /// Omit the table header.
     #[arg(long)]
     pub no_headers: bool,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
+}
+
+/// `-w`, as `kubectl get -w`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WatchArgs {
+    /// After the first output, watch and print changes as they happen (as `kubectl get -w`).
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+
+    /// With --watch: start each change with its event type (ADDED, MODIFIED, DELETED).
+    #[arg(long, requires = "watch")]
+    pub output_watch_events: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -328,6 +363,9 @@ pub struct HistoryArgs {
     /// Omit the table header.
     #[arg(long)]
     pub no_headers: bool,
+
+    #[command(flatten)]
+    pub watch: WatchArgs,
 }
 
 #[derive(Debug, Args)]
@@ -379,6 +417,90 @@ pub struct RollbackArgs {
     /// Print the rolled-back JobSet instead of a sentence.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<MutationOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct SetArgs {
+    #[command(subcommand)]
+    pub command: SetCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SetCommand {
+    /// Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...
+    ///
+    /// As `kubectl set image`: `CONTAINER=IMAGE` sets the container (or init container)
+    /// of that name, `*=IMAGE` every container; `REPLICATEDJOB/CONTAINER=IMAGE` (and
+    /// `REPLICATEDJOB/*`, `*/CONTAINER`) limits it to replicatedJobs. One JSON patch per
+    /// JobSet, guarded by the images it replaces. Running Jobs keep their template until
+    /// the next restart; --restart restarts now.
+    #[command(after_help = EXIT_CODES)]
+    Image(SetImageArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetImageArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`), then one or more `[REPLICATEDJOB/]CONTAINER=IMAGE`.
+    #[arg(value_name = "NAME|CONTAINER=IMAGE", required = true)]
+    pub args: Vec<String>,
+
+    /// Select JobSets in every namespace (with -l).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Select JobSets by label, e.g. `team=ml`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// Why: recorded as the change cause of the new revision (default: the command).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+
+    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+
+    /// Restart each changed JobSet once its patch has landed, so the image takes effect now.
+    #[arg(long)]
+    pub restart: bool,
+
+    /// With --restart: restart even while the previous restart is still in progress.
+    #[arg(long, requires = "restart")]
+    pub force: bool,
+
+    /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
+    #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
+          default_missing_value = "created", requires = "restart")]
+    pub wait: Option<WaitCondition>,
+
+    /// How long --wait waits.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
+    pub timeout: Duration,
+
+    /// Print the changed JobSets instead of a sentence each.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MutationOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The JobSet.
+    #[arg(value_name = "NAME")]
+    pub name: String,
+
+    /// Watch until done (`--watch=false`: look once and say where it stands).
+    #[arg(short = 'w', long, value_name = "BOOL", num_args = 0..=1, require_equals = true,
+          default_value_t = true, default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub watch: bool,
+
+    /// How long to watch before giving up (0: no limit).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    pub timeout: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

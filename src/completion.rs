@@ -19,6 +19,8 @@ use crate::error::Result;
 
 /// Cobra's ShellCompDirectiveNoFileComp.
 pub const NO_FILE_COMPLETION: u8 = 4;
+/// Cobra's ShellCompDirectiveNoSpace | ShellCompDirectiveNoFileComp: `CONTAINER=` then the image.
+pub const NO_SPACE_NO_FILE_COMPLETION: u8 = 2 | NO_FILE_COMPLETION;
 /// Cobra's ShellCompDirectiveDefault (lets the shell complete file names).
 pub const DEFAULT_DIRECTIVE: u8 = 0;
 
@@ -57,6 +59,8 @@ pub enum Completion {
     Namespaces { prefix: String },
     /// Context names from the kubeconfig.
     Contexts { prefix: String },
+    /// `[REPLICATEDJOB/]CONTAINER=` of the named JobSets' containers (`set image`).
+    ImageTargets { prefix: String, jobsets: Vec<String> },
 }
 
 /// Decides what to complete from the words typed after `kubectl jobset`; pure.
@@ -68,8 +72,8 @@ pub fn plan(words: &[String]) -> Completion {
         Some((last, rest)) => (last.as_str(), rest),
         None => ("", &[][..]),
     };
-    let (subcommand, positionals) = scan(&root, before);
-    let command = subcommand.and_then(|name| root.find_subcommand(name)).unwrap_or(&root);
+    let (path, positionals) = scan(&root, before);
+    let command = path.iter().fold(&root, |command, name| command.find_subcommand(name).unwrap_or(command));
 
     // The value of a flag that takes one: `-n <TAB>`.
     if let Some(flag) = before.last().filter(|w| w.starts_with('-') && !w.contains('='))
@@ -80,16 +84,20 @@ pub fn plan(words: &[String]) -> Completion {
     if partial.starts_with('-') {
         return Completion::Static { candidates: flags(command, partial), directive: NO_FILE_COMPLETION };
     }
-    match subcommand {
-        None => Completion::Static {
-            candidates: root
+    // A command of commands (the root, `set`): its subcommands.
+    if command.has_subcommands() {
+        return Completion::Static {
+            candidates: command
                 .get_subcommands()
                 .filter(|s| !s.is_hide_set() && s.get_name().starts_with(partial))
                 .map(|s| (s.get_name().to_owned(), about(s)))
                 .collect(),
             directive: NO_FILE_COMPLETION,
-        },
-        Some("completion") if positionals.is_empty() => Completion::Static {
+        };
+    }
+    let path: Vec<&str> = path.iter().map(String::as_str).collect();
+    match path.as_slice() {
+        ["completion"] if positionals.is_empty() => Completion::Static {
             candidates: command
                 .get_positionals()
                 .flat_map(|a| a.get_possible_values())
@@ -98,8 +106,12 @@ pub fn plan(words: &[String]) -> Completion {
                 .collect(),
             directive: NO_FILE_COMPLETION,
         },
-        Some("completion") => Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION },
-        Some(_) => Completion::JobSetNames { prefix: partial.to_owned(), exclude: positionals },
+        ["completion"] => Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION },
+        // After a JobSet name: its containers, as `[REPLICATEDJOB/]CONTAINER=`.
+        ["set", "image"] if !positionals.is_empty() => {
+            Completion::ImageTargets { prefix: partial.to_owned(), jobsets: positionals }
+        }
+        _ => Completion::JobSetNames { prefix: partial.to_owned(), exclude: positionals },
     }
 }
 
@@ -121,9 +133,9 @@ fn complete_value(arg: &clap::Arg, partial: &str) -> Completion {
     }
 }
 
-/// Finds the subcommand and its positional words, skipping flags and their values.
-fn scan<'a>(root: &'a Command, words: &'a [String]) -> (Option<&'a str>, Vec<String>) {
-    let mut subcommand: Option<&str> = None;
+/// Finds the (nested) subcommand and its positional words, skipping flags and their values.
+fn scan(root: &Command, words: &[String]) -> (Vec<String>, Vec<String>) {
+    let mut path: Vec<String> = Vec::new();
     let mut positionals = Vec::new();
     let mut skip_value = false;
     for word in words {
@@ -131,23 +143,25 @@ fn scan<'a>(root: &'a Command, words: &'a [String]) -> (Option<&'a str>, Vec<Str
             skip_value = false;
             continue;
         }
+        let command =
+            path.iter().fold(root, |command, name| command.find_subcommand(name).unwrap_or(command));
         if word.starts_with('-') {
-            let command = subcommand.and_then(|s| root.find_subcommand(s)).unwrap_or(root);
             skip_value = !word.contains('=')
                 && find_flag(command, word).is_some_and(|a| a.get_action().takes_values());
             continue;
         }
-        match subcommand {
-            None => {
-                subcommand = root
-                    .get_subcommands()
-                    .find(|s| s.get_name() == word || s.get_all_aliases().any(|a| a == word))
-                    .map(|s| s.get_name());
+        if command.has_subcommands() {
+            if let Some(sub) = command
+                .get_subcommands()
+                .find(|s| s.get_name() == word || s.get_all_aliases().any(|a| a == word))
+            {
+                path.push(sub.get_name().to_owned());
             }
-            Some(_) => positionals.push(word.clone()),
+            continue;
         }
+        positionals.push(word.clone());
     }
-    (subcommand, positionals)
+    (path, positionals)
 }
 
 fn find_flag<'a>(command: &'a Command, word: &str) -> Option<&'a clap::Arg> {
@@ -246,6 +260,13 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
             };
             (filter(found, &prefix, &exclude), NO_FILE_COMPLETION)
         }
+        Completion::ImageTargets { prefix, jobsets } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => image_targets(&c, &jobsets).await,
+                Err(_) => vec![],
+            };
+            (filter(found, &prefix, &[]), NO_SPACE_NO_FILE_COMPLETION)
+        }
     };
     let candidates: Vec<(String, String)> = candidates.into_iter().map(|c| (c, String::new())).collect();
     write_candidates(out, &candidates, directive)
@@ -254,6 +275,24 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
 async fn jobset_names(cluster: &Cluster) -> Result<Vec<String>> {
     let jobsets = cluster.list_jobsets(Some(&cluster.namespace), None).await?;
     Ok(jobsets.iter().map(|js| js.name().to_owned()).collect())
+}
+
+/// `CONTAINER=` and `REPLICATEDJOB/CONTAINER=` for every container of the named JobSets.
+async fn image_targets(cluster: &Cluster, names: &[String]) -> Vec<String> {
+    let mut targets = Vec::new();
+    for name in names {
+        let name = name.rsplit('/').next().unwrap_or(name);
+        let Ok(jobset) = cluster.get_jobset(&cluster.namespace, name).await else { continue };
+        for rjob in &jobset.spec.replicated_jobs {
+            for container in crate::model::jobset::template_container_names(&rjob.template) {
+                targets.push(format!("{container}="));
+                targets.push(format!("{}/{container}=", rjob.name));
+            }
+        }
+    }
+    targets.sort();
+    targets.dedup();
+    targets
 }
 
 fn filter(mut items: Vec<String>, prefix: &str, exclude: &[String]) -> Vec<String> {
@@ -308,6 +347,24 @@ mod tests {
         assert_eq!(got, ["--selector"]);
         let got = values(plan(&words(&["list", "--all"])));
         assert_eq!(got, ["--all-namespaces"]);
+    }
+
+    #[test]
+    fn nested_set_image() {
+        assert_eq!(values(plan(&words(&["set", ""]))), ["image"]);
+        assert_eq!(
+            plan(&words(&["set", "image", "tr"])),
+            Completion::JobSetNames { prefix: "tr".into(), exclude: vec![] }
+        );
+        assert_eq!(
+            plan(&words(&["set", "image", "-n", "ml", "train", "wo"])),
+            Completion::ImageTargets { prefix: "wo".into(), jobsets: vec!["train".into()] }
+        );
+        assert_eq!(values(plan(&words(&["set", "image", "train", "--rea"]))), ["--reason"]);
+        assert_eq!(values(plan(&words(&["set", "image", "train", "--rest"]))), ["--restart"]);
+        assert_eq!(values(plan(&words(&["set", "image", "x", "--dry-run", "s"]))), ["server"]);
+        assert!(values(plan(&words(&["status", "--"]))).contains(&"--watch".to_owned()));
+        assert!(values(plan(&words(&["list", "--w"]))).contains(&"--watch".to_owned()));
     }
 
     #[test]

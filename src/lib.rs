@@ -22,8 +22,10 @@ pub mod recorder;
 pub mod render;
 pub mod restart;
 pub mod rollback;
+pub mod rollout;
 pub mod runs;
 pub mod select;
+pub mod set_image;
 
 use std::io::Write;
 use std::sync::Arc;

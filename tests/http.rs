@@ -47,6 +47,7 @@ fn plan(names: &[&str], all: bool, ns: &str) -> ListPlan {
         selection: Selection::new(&names, all, None, ns).unwrap(),
         format: Format::Name,
         no_headers: false,
+        watch: None,
     }
 }
 

@@ -51,6 +51,26 @@ pub async fn publish_restart(cluster: &Cluster, jobset: &JobSet, note: String) -
         .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
 }
 
+/// Our reason and action on the Event for a `set image`.
+pub const IMAGE_UPDATE_REASON: &str = "ImageUpdated";
+pub const IMAGE_UPDATE_ACTION: &str = "SetImage";
+
+/// Publishes an Event saying whose `set image` changed the JobSet's templates, and why.
+pub async fn publish_image_update(cluster: &Cluster, jobset: &JobSet, note: String) -> Result<()> {
+    let event = Event {
+        type_: EventType::Normal,
+        reason: IMAGE_UPDATE_REASON.to_owned(),
+        note: Some(note),
+        action: IMAGE_UPDATE_ACTION.to_owned(),
+        secondary: None,
+    };
+    let reporter = Reporter { controller: REPORTER.to_owned(), instance: None };
+    Recorder::new(cluster.client.clone(), reporter)
+        .publish(&event, &reference(jobset))
+        .await
+        .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -89,3 +89,76 @@ fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::
         }
     }
 }
+
+/// One change seen by a fleet watch (`list -w`, `history -w`).
+pub enum FleetUpdate {
+    JobSet(watcher::Event<JobSet>),
+    Job(watcher::Event<ChildJob>),
+    Revision(watcher::Event<k8s_openapi::api::apps::v1::ControllerRevision>),
+}
+
+/// What a fleet watch follows: JobSets (in one namespace or all, by label), and with
+/// them their Jobs, their recorded revisions, or both.
+pub struct FleetWatch<'a> {
+    pub namespace: Option<&'a str>,
+    /// `-l` on JobSets.
+    pub jobset_selector: Option<&'a str>,
+    /// Only the JobSet of this name (a field selector).
+    pub name: Option<&'a str>,
+    /// The label selector of the Jobs to follow, if any.
+    pub jobs: Option<String>,
+    /// The label selector of the ControllerRevisions to follow, if any.
+    pub revisions: Option<String>,
+}
+
+/// Every change to the JobSets, Jobs and revisions a `FleetWatch` names, merged into one
+/// stream (watches, never polling; 410 Gone makes the watcher list again by itself).
+pub fn watch_fleet(
+    cluster: &Cluster,
+    what: FleetWatch<'_>,
+) -> impl Stream<Item = Result<FleetUpdate>> + use<> {
+    fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
+    where
+        K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
+    {
+        match namespace {
+            Some(ns) => Api::namespaced(cluster.client.clone(), ns),
+            None => Api::all(cluster.client.clone()),
+        }
+    }
+    let mut config = watcher::Config::default();
+    if let Some(selector) = what.jobset_selector {
+        config = config.labels(selector);
+    }
+    if let Some(name) = what.name {
+        config = config.fields(&format!("metadata.name={name}"));
+    }
+    let mut streams: Vec<futures::stream::BoxStream<'static, Result<FleetUpdate, watcher::Error>>> = vec![
+        watcher(api::<JobSet>(cluster, what.namespace), config)
+            .default_backoff()
+            .map(|e| e.map(FleetUpdate::JobSet))
+            .boxed(),
+    ];
+    if let Some(selector) = &what.jobs {
+        let config = watcher::Config::default().labels(selector);
+        streams.push(
+            watcher(api::<ChildJob>(cluster, what.namespace), config)
+                .default_backoff()
+                .map(|e| e.map(FleetUpdate::Job))
+                .boxed(),
+        );
+    }
+    if let Some(selector) = &what.revisions {
+        let config = watcher::Config::default().labels(selector);
+        let revisions = api::<k8s_openapi::api::apps::v1::ControllerRevision>(cluster, what.namespace);
+        streams
+            .push(watcher(revisions, config).default_backoff().map(|e| e.map(FleetUpdate::Revision)).boxed());
+    }
+    let errors = cluster.errors.clone();
+    let namespace = what.namespace.map(str::to_owned);
+    futures::stream::select_all(streams)
+        .filter(|update| {
+            futures::future::ready(!matches!(update, Err(watcher::Error::WatchError(s)) if s.code == 410))
+        })
+        .map(move |update| update.map_err(|e| classify(&errors, namespace.as_deref().unwrap_or_default(), e)))
+}

@@ -2,16 +2,21 @@
 
 use std::io::Write;
 
+use std::collections::BTreeMap;
+
+use futures::StreamExt;
 use jiff::Timestamp;
+use kube::runtime::watcher;
 use serde_json::Value;
 
 use crate::age::format_age;
 use crate::cluster::Cluster;
-use crate::commands::ExitStatus;
+use crate::cluster::watch::{FleetUpdate, FleetWatch, watch_fleet};
+use crate::commands::{ExitStatus, Watching};
 use crate::diff::changes::{Change, changes, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
-use crate::error::Result;
-use crate::history::{Revision, View, bad_revision, data, format_attempts, select};
+use crate::error::{Error, Result};
+use crate::history::{JOBSET_LABEL, Revision, View, bad_revision, data, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
 use crate::recorder::presence::Scope;
@@ -32,6 +37,8 @@ pub struct HistoryPlan {
     pub no_headers: bool,
     pub color: bool,
     pub history_limit: usize,
+    /// `-w`: then print revisions as they are recorded (one JobSet, as a table).
+    pub watch: Option<Watching>,
 }
 
 pub async fn run(
@@ -70,7 +77,145 @@ pub async fn run(
     if !documents.is_empty() {
         render::write_documents(out, plan.format, documents)?;
     }
-    Ok(ExitStatus::Success)
+    match (plan.watch, fleet.jobsets.first()) {
+        (Some(watching), Some(jobset)) => {
+            let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
+            watch(cluster, plan, watching, jobset.clone(), revisions, out).await
+        }
+        _ => Ok(ExitStatus::Success),
+    }
+}
+
+/// `history -w`: follows the JobSet and its ControllerRevisions by watch, and prints a
+/// revision's row whenever it is recorded, changes (attempts, state) or is deleted.
+async fn watch(
+    cluster: &Cluster,
+    plan: &HistoryPlan,
+    watching: Watching,
+    jobset: JobSet,
+    revisions: Vec<Revision>,
+    out: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let wide = plan.format == Format::Wide;
+    let what = FleetWatch {
+        namespace: Some(jobset.namespace()),
+        jobset_selector: None,
+        name: Some(jobset.name()),
+        jobs: None,
+        revisions: Some(format!("{JOBSET_LABEL}={}", jobset.name())),
+    };
+    let mut stream = Box::pin(watch_fleet(cluster, what));
+    let mut followed = Followed::new(jobset, revisions, wide);
+    out.flush()?;
+    while let Some(update) = stream.next().await {
+        let deleted = match update {
+            Ok(FleetUpdate::JobSet(watcher::Event::Apply(js) | watcher::Event::InitApply(js))) => {
+                followed.jobset = js;
+                None
+            }
+            Ok(FleetUpdate::JobSet(watcher::Event::Delete(_))) => {
+                return Err(Error::Wait(format!("jobset {} was deleted", followed.jobset.name())));
+            }
+            Ok(FleetUpdate::Revision(watcher::Event::Apply(r) | watcher::Event::InitApply(r))) => {
+                if let Ok(revision) = crate::history::parse(&r, followed.jobset.uid()) {
+                    followed.revisions.retain(|known| known.name != revision.name);
+                    followed.revisions.push(revision);
+                }
+                None
+            }
+            Ok(FleetUpdate::Revision(watcher::Event::Delete(r))) => {
+                let name = r.metadata.name.unwrap_or_default();
+                followed.revisions.retain(|known| known.name != name);
+                Some(name)
+            }
+            Ok(_) | Err(Error::Timeout { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        for line in followed.changed_rows(watching, deleted) {
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+    }
+    Err(Error::Wait("the watch ended unexpectedly".into()))
+}
+
+/// A watched JobSet's revisions and the row last printed for each.
+struct Followed {
+    jobset: JobSet,
+    revisions: Vec<Revision>,
+    wide: bool,
+    /// Rows as printed, by revision name, without the CREATED cell (it ages by itself).
+    printed: BTreeMap<String, Vec<String>>,
+    widths: Vec<usize>,
+}
+
+/// The column the age is in: it changes with time, not with the revision.
+const CREATED_COLUMN: usize = 3;
+
+impl Followed {
+    fn new(jobset: JobSet, revisions: Vec<Revision>, wide: bool) -> Self {
+        let mut followed = Followed { jobset, revisions, wide, printed: BTreeMap::new(), widths: vec![] };
+        let (headers, rows) = followed.rows();
+        followed.widths = headers.iter().map(|h| h.len()).collect();
+        for (name, row) in rows {
+            for (w, cell) in followed.widths.iter_mut().zip(&row) {
+                *w = (*w).max(cell.chars().count());
+            }
+            followed.printed.insert(name, without_age(row));
+        }
+        followed
+    }
+
+    fn rows(&self) -> (Vec<&'static str>, Vec<(String, Vec<String>)>) {
+        let view = View::new(&self.jobset, self.revisions.clone());
+        let (headers, rows) = view.table(self.wide, Timestamp::now());
+        let names = view.revisions.iter().map(|r| r.name.clone());
+        (headers, names.zip(rows).collect())
+    }
+
+    /// The rows that changed since they were printed (with --output-watch-events, led
+    /// by ADDED, MODIFIED or DELETED).
+    fn changed_rows(&mut self, watching: Watching, deleted: Option<String>) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(row) = deleted.and_then(|name| self.printed.remove(&name)) {
+            lines.push(self.line(watching, "DELETED", row));
+        }
+        for (name, row) in self.rows().1 {
+            let key = without_age(row.clone());
+            let event = match self.printed.get(&name) {
+                Some(printed) if *printed == key => continue,
+                Some(_) => "MODIFIED",
+                None => "ADDED",
+            };
+            self.printed.insert(name, key);
+            lines.push(self.line(watching, event, row));
+        }
+        lines
+    }
+
+    fn line(&self, watching: Watching, event: &str, mut row: Vec<String>) -> String {
+        if watching.events {
+            row.insert(0, event.to_owned());
+        }
+        let offset = usize::from(watching.events);
+        let last = row.len().saturating_sub(1);
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let width = if i < offset { 8 } else { self.widths.get(i - offset).copied().unwrap_or(0) };
+                if i == last { cell.clone() } else { format!("{cell:<width$}   ") }
+            })
+            .collect();
+        cells.concat().trim_end().to_owned()
+    }
+}
+
+fn without_age(mut row: Vec<String>) -> Vec<String> {
+    if row.len() > CREATED_COLUMN {
+        row.remove(CREATED_COLUMN);
+    }
+    row
 }
 
 /// Said once when some JobSet's history is kept only by commands that happen to look
@@ -154,6 +299,17 @@ impl View<'_> {
         no_headers: bool,
         now: Timestamp,
     ) -> Result<()> {
+        let (headers, rows) = self.table(wide, now);
+        write_table(out, &headers, &rows, no_headers)?;
+        let unobserved = self.unobserved();
+        if !unobserved.is_empty() && !no_headers {
+            writeln!(out, "attempts never observed by kubectl-jobset: {}", format_attempts(&unobserved))?;
+        }
+        Ok(())
+    }
+
+    /// Headers and rows of the revision table, in revision order.
+    pub fn table(&self, wide: bool, now: Timestamp) -> (Vec<&'static str>, Vec<Vec<String>>) {
         let mut headers = vec!["REVISION", "STATE", "RESTART-ATTEMPTS", "CREATED", "IMAGES", "CHANGE-CAUSE"];
         if wide {
             headers.extend(["NAME", "SOURCE", "REPLICATED-JOBS"]);
@@ -178,12 +334,7 @@ impl View<'_> {
                 row
             })
             .collect();
-        write_table(out, &headers, &rows, no_headers)?;
-        let unobserved = self.unobserved();
-        if !unobserved.is_empty() && !no_headers {
-            writeln!(out, "attempts never observed by kubectl-jobset: {}", format_attempts(&unobserved))?;
-        }
-        Ok(())
+        (headers, rows)
     }
 
     pub fn revision_json(&self, r: &Revision, with_templates: bool) -> RevisionDocument {

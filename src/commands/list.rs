@@ -2,15 +2,21 @@
 
 use std::io::Write;
 
+use std::collections::BTreeMap;
+
+use futures::StreamExt;
 use jiff::Timestamp;
+use kube::runtime::watcher;
 use serde_json::Value;
 
 use crate::age::format_age;
 use crate::cluster::Cluster;
-use crate::commands::ExitStatus;
+use crate::cluster::watch::{FleetUpdate, FleetWatch, watch_fleet};
+use crate::commands::{ExitStatus, Watching};
 use crate::error::Result;
-use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
 use crate::model::summary::{Summary, summarize};
+use crate::observe::Fleet;
 use crate::observe::fleet;
 use crate::render::{self, Format, table::write_table};
 use crate::select::Selection;
@@ -20,6 +26,8 @@ pub struct ListPlan {
     pub selection: Selection,
     pub format: Format,
     pub no_headers: bool,
+    /// `-w`: then print rows as they change.
+    pub watch: Option<Watching>,
 }
 
 pub async fn run(
@@ -28,6 +36,9 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
+    if let Some(watching) = plan.watch {
+        return watch(cluster, plan, watching, out, err).await;
+    }
     let fleet = fleet::load(cluster, &plan.selection).await?;
     let summaries: Vec<Summary> = fleet.jobsets.iter().map(|js| summarize(js, fleet.jobs_of(js))).collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
@@ -58,6 +69,303 @@ pub async fn run(
         ));
     }
     Ok(ExitStatus::Success)
+}
+
+/// `list -w`: the JobSets and their Jobs by two watches; the table once both have
+/// listed, then a row whenever a JobSet's row changes (as `kubectl get -w`).
+async fn watch(
+    cluster: &Cluster,
+    plan: &ListPlan,
+    watching: Watching,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let namespace = plan.selection.namespace.as_deref();
+    let single = match plan.selection.names.as_slice() {
+        [name] => Some(name.as_str()),
+        _ => None,
+    };
+    let what = FleetWatch {
+        namespace,
+        jobset_selector: plan.selection.label_selector.as_deref(),
+        name: single,
+        jobs: Some(labels::JOBSET_NAME.to_owned()),
+        revisions: None,
+    };
+    let mut stream = Box::pin(watch_fleet(cluster, what));
+    let mut state = WatchedFleet::default();
+    let mut printer = RowPrinter { plan, watching, widths: vec![], all_namespaces: namespace.is_none() };
+    let (mut jobsets_synced, mut jobs_synced, mut listed) = (false, false, false);
+    while let Some(update) = stream.next().await {
+        let update = match update {
+            Ok(update) => update,
+            Err(crate::error::Error::Timeout { .. }) => continue,
+            Err(e) => return Err(e),
+        };
+        let changed = match update {
+            FleetUpdate::JobSet(watcher::Event::InitDone) => {
+                jobsets_synced = true;
+                None
+            }
+            FleetUpdate::Job(watcher::Event::InitDone) => {
+                jobs_synced = true;
+                None
+            }
+            update => state.apply(update),
+        };
+        if !listed && jobsets_synced && jobs_synced {
+            listed = true;
+            let keys: Vec<Key> = state.jobsets.keys().filter(|k| plan.wants(&k.1)).cloned().collect();
+            if keys.is_empty() {
+                fleet::write_nothing_found(err, &plan.selection)?;
+            }
+            printer.first(out, &mut state, &keys)?;
+            continue;
+        }
+        if let Some((key, event)) = changed.filter(|(k, _)| listed && plan.wants(&k.1)) {
+            printer.change(out, &mut state, &key, event)?;
+        }
+    }
+    Err(crate::error::Error::Wait("the watch ended unexpectedly".into()))
+}
+
+impl ListPlan {
+    /// Whether a JobSet of this name is among the ones asked for.
+    fn wants(&self, name: &str) -> bool {
+        self.selection.names.is_empty() || self.selection.names.iter().any(|n| n == name)
+    }
+}
+
+/// `(namespace, name)` of a JobSet.
+type Key = (String, String);
+
+/// What a watch event did to a JobSet's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WatchEvent {
+    Added,
+    Modified,
+    Deleted,
+}
+
+impl WatchEvent {
+    fn word(self) -> &'static str {
+        match self {
+            WatchEvent::Added => "ADDED",
+            WatchEvent::Modified => "MODIFIED",
+            WatchEvent::Deleted => "DELETED",
+        }
+    }
+}
+
+/// The JobSets and Jobs the watches have shown, and the last row printed per JobSet.
+#[derive(Default)]
+struct WatchedFleet {
+    jobsets: BTreeMap<Key, JobSet>,
+    jobs: BTreeMap<Key, BTreeMap<String, ChildJob>>,
+    /// Rows as printed, without AGE (it changes with time, not with the JobSet).
+    printed: BTreeMap<Key, Vec<String>>,
+    /// The last state of JobSets just deleted, for their DELETED row.
+    deleted: BTreeMap<Key, Summary>,
+}
+
+impl WatchedFleet {
+    /// Applies one update; the JobSet whose row it may change, and how.
+    fn apply(&mut self, update: FleetUpdate) -> Option<(Key, WatchEvent)> {
+        let key_of = |js: &JobSet| (js.namespace().to_owned(), js.name().to_owned());
+        match update {
+            FleetUpdate::JobSet(watcher::Event::Init) => self.jobsets.clear(),
+            FleetUpdate::JobSet(watcher::Event::InitApply(js)) => {
+                self.jobsets.insert(key_of(&js), js);
+            }
+            FleetUpdate::JobSet(watcher::Event::Apply(js)) => {
+                let key = key_of(&js);
+                let event =
+                    if self.jobsets.contains_key(&key) { WatchEvent::Modified } else { WatchEvent::Added };
+                self.jobsets.insert(key.clone(), js);
+                return Some((key, event));
+            }
+            FleetUpdate::JobSet(watcher::Event::Delete(js)) => {
+                let key = key_of(&js);
+                if let Some(summary) = self.summary(&key) {
+                    self.deleted.insert(key.clone(), summary);
+                }
+                self.jobsets.remove(&key);
+                return Some((key, WatchEvent::Deleted));
+            }
+            FleetUpdate::Job(watcher::Event::Init) => self.jobs.clear(),
+            FleetUpdate::Job(
+                event @ (watcher::Event::InitApply(_) | watcher::Event::Apply(_) | watcher::Event::Delete(_)),
+            ) => {
+                let (job, deleted, live) = match event {
+                    watcher::Event::Delete(job) => (job, true, false),
+                    watcher::Event::Apply(job) => (job, false, true),
+                    watcher::Event::InitApply(job) => (job, false, false),
+                    _ => return None,
+                };
+                let owner = job.label(labels::JOBSET_NAME)?.to_owned();
+                let key = (job.metadata.namespace.clone().unwrap_or_default(), owner);
+                let jobs = self.jobs.entry(key.clone()).or_default();
+                if deleted {
+                    jobs.remove(job.name());
+                } else {
+                    jobs.insert(job.name().to_owned(), job);
+                }
+                if (live || deleted) && self.jobsets.contains_key(&key) {
+                    return Some((key, WatchEvent::Modified));
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    fn summary(&self, key: &Key) -> Option<Summary> {
+        let jobset = self.jobsets.get(key)?;
+        let jobs: Vec<ChildJob> =
+            self.jobs.get(key).map(|j| j.values().cloned().collect()).unwrap_or_default();
+        let fleet = Fleet::new(vec![jobset.clone()], jobs, vec![]);
+        Some(summarize(jobset, fleet.jobs_of(jobset)))
+    }
+}
+
+/// Prints the first table, then rows padded to its column widths.
+struct RowPrinter<'a> {
+    plan: &'a ListPlan,
+    watching: Watching,
+    widths: Vec<usize>,
+    all_namespaces: bool,
+}
+
+impl RowPrinter<'_> {
+    fn first(&mut self, out: &mut dyn Write, state: &mut WatchedFleet, keys: &[Key]) -> Result<()> {
+        let summaries: Vec<Summary> = keys.iter().filter_map(|k| state.summary(k)).collect();
+        for (key, summary) in keys.iter().zip(&summaries) {
+            state.printed.insert(key.clone(), self.row(summary, false));
+        }
+        match self.plan.format {
+            Format::Table | Format::Wide => {
+                let (mut headers, mut rows) = table(
+                    &summaries,
+                    self.all_namespaces,
+                    self.plan.format == Format::Wide,
+                    Timestamp::now(),
+                );
+                if self.watching.events {
+                    headers.insert(0, "EVENT");
+                    for row in &mut rows {
+                        row.insert(0, "ADDED".into());
+                    }
+                }
+                self.widths = headers.iter().map(|h| h.len()).collect();
+                if self.watching.events {
+                    self.widths[0] = WatchEvent::Modified.word().len();
+                }
+                for row in &rows {
+                    for (w, cell) in self.widths.iter_mut().zip(row) {
+                        *w = (*w).max(cell.chars().count());
+                    }
+                }
+                if !summaries.is_empty() {
+                    if !self.plan.no_headers {
+                        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
+                        writeln!(out, "{}", self.padded(&headers))?;
+                    }
+                    for row in &rows {
+                        writeln!(out, "{}", self.padded(row))?;
+                    }
+                }
+            }
+            _ => {
+                for key in keys {
+                    self.object(out, state, key, WatchEvent::Added)?;
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    /// A JobSet's table row, with or without its AGE cell.
+    fn row(&self, summary: &Summary, with_age: bool) -> Vec<String> {
+        let wide = self.plan.format == Format::Wide;
+        let (headers, rows) =
+            table(std::slice::from_ref(summary), self.all_namespaces, wide, Timestamp::now());
+        let mut row = rows.into_iter().next().unwrap_or_default();
+        if !with_age && let Some(age) = headers.iter().position(|h| *h == "AGE") {
+            row.remove(age);
+        }
+        row
+    }
+
+    /// A JobSet's row (or object) again, if its row changed since it was last printed.
+    fn change(
+        &mut self,
+        out: &mut dyn Write,
+        state: &mut WatchedFleet,
+        key: &Key,
+        event: WatchEvent,
+    ) -> Result<()> {
+        let summary = match event {
+            WatchEvent::Deleted => {
+                state.printed.remove(key);
+                state.deleted.remove(key)
+            }
+            _ => state.summary(key),
+        };
+        let Some(summary) = summary else { return Ok(()) };
+        if event != WatchEvent::Deleted {
+            let row = self.row(&summary, false);
+            if state.printed.get(key) == Some(&row) && event == WatchEvent::Modified {
+                return Ok(());
+            }
+            state.printed.insert(key.clone(), row);
+        }
+        match self.plan.format {
+            Format::Table | Format::Wide => {
+                let mut row = self.row(&summary, true);
+                if self.watching.events {
+                    row.insert(0, event.word().into());
+                }
+                writeln!(out, "{}", self.padded(&row))?;
+            }
+            _ => self.object(out, state, key, event)?,
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    /// `-o name|json|yaml`: the JobSet, as `kubectl get -w -o ...` prints it.
+    fn object(&self, out: &mut dyn Write, state: &WatchedFleet, key: &Key, event: WatchEvent) -> Result<()> {
+        if self.plan.format == Format::Name {
+            let prefix = if self.watching.events { format!("{}\t", event.word()) } else { String::new() };
+            return Ok(writeln!(out, "{prefix}{RESOURCE_NAME}/{}", key.1)?);
+        }
+        let Some(jobset) = state.jobsets.get(key) else { return Ok(()) };
+        let object = render::without_managed_fields(jobset.object());
+        let document = if self.watching.events {
+            serde_json::json!({"type": event.word(), "object": object})
+        } else {
+            object
+        };
+        if self.plan.format == Format::Yaml {
+            writeln!(out, "---")?;
+        }
+        render::write_structured(out, self.plan.format, &document)
+    }
+
+    /// Cells padded to the first table's widths, three spaces apart, as `write_table` does.
+    fn padded(&self, row: &[String]) -> String {
+        let last = row.len().saturating_sub(1);
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                let width = self.widths.get(i).copied().unwrap_or(0);
+                if i == last { cell.clone() } else { format!("{cell:<width$}   ") }
+            })
+            .collect();
+        cells.concat().trim_end().to_owned()
+    }
 }
 
 /// Headers and cells of the list table; pure, with the clock passed in.

@@ -8,6 +8,8 @@ pub mod history;
 pub mod list;
 pub mod restart;
 pub mod rollback;
+pub mod set_image;
+pub mod status;
 
 use std::io::Write;
 
@@ -31,6 +33,13 @@ impl Prompt {
     }
 }
 
+/// `-w`: after the first output, print changes as they happen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Watching {
+    /// `--output-watch-events`: each change starts with ADDED, MODIFIED or DELETED.
+    pub events: bool,
+}
+
 /// A validated command, ready to run against a cluster.
 #[derive(Debug, Clone)]
 pub enum CommandPlan {
@@ -39,6 +48,8 @@ pub enum CommandPlan {
     Restart(restart::RestartPlan, Prompt),
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
+    SetImage(set_image::SetImagePlan, Prompt),
+    Status(status::StatusPlan),
 }
 
 impl CommandPlan {
@@ -50,6 +61,8 @@ impl CommandPlan {
             CommandPlan::Restart(p, _) => &mut p.selection,
             CommandPlan::History(p) => &mut p.selection,
             CommandPlan::Rollback(p, _) => &mut p.selection,
+            CommandPlan::SetImage(p, _) => &mut p.selection,
+            CommandPlan::Status(p) => &mut p.selection,
         };
         *selection = std::mem::take(selection).in_default_namespace(namespace);
         self
@@ -72,6 +85,10 @@ impl CommandPlan {
             CommandPlan::Rollback(plan, prompt) => {
                 rollback::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
+            CommandPlan::SetImage(plan, prompt) => {
+                set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            }
+            CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::cluster::watch::{Snapshot, watch_jobset};
 use crate::diff::job_range;
 use crate::error::{Error, Result};
 use crate::model::jobset::JobSet;
-use crate::restart::progress;
+use crate::model::startup::{Goal, Standing, judge};
 
 /// `--wait[=ready]` with its `--timeout`, as `restart` and `rollback --restart` take them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,23 +31,19 @@ pub enum WaitFor {
 }
 
 impl WaitFor {
+    fn goal(self) -> Goal {
+        match self {
+            WaitFor::Created => Goal::Created,
+            WaitFor::Ready => Goal::Ready,
+        }
+    }
+
     fn verb(self) -> &'static str {
         match self {
             WaitFor::Created => "recreated",
             WaitFor::Ready => "ready",
         }
     }
-}
-
-/// Where a restart stands in one snapshot.
-#[derive(Debug, PartialEq, Eq)]
-enum Verdict {
-    /// It cannot happen any more, and why.
-    Impossible(String),
-    Progress {
-        done: usize,
-        expected: usize,
-    },
 }
 
 /// Waits, by watching, until every Job of attempt `to` exists (or is ready).
@@ -86,22 +82,63 @@ pub async fn wait(
             Some(Err(e)) => return Err(e),
         };
         anything_moved |= shows_activity(&snapshot, to);
-        match judge(&name, &snapshot, to, wait_for) {
-            Verdict::Impossible(why) => return Err(Error::Wait(why)),
-            Verdict::Progress { done, expected } => {
+        let Some(current) = &snapshot.jobset else {
+            return Err(Error::Wait(format!("jobset {name} was deleted while waiting for restart {to}")));
+        };
+        let reached = match judge(current, &snapshot.jobs, to, wait_for.goal()) {
+            Standing::Done(reached) => Some(reached),
+            Standing::Pending(reached) => {
                 if show_progress {
-                    write!(err, "\rrestart {to}: {done}/{expected} jobs {}", wait_for.verb())?;
+                    write!(
+                        err,
+                        "\rrestart {to}: {}/{} jobs {}",
+                        reached.done,
+                        reached.expected,
+                        wait_for.verb()
+                    )?;
                 }
-                let finished = done >= expected;
-                last = Some(snapshot);
-                if finished {
-                    if show_progress {
-                        writeln!(err)?;
-                    }
-                    return Ok(());
-                }
+                None
             }
+            // successPolicy met: the controller deletes the Jobs still active, so done.
+            Standing::Completed => {
+                writeln!(err, "jobset {name} completed while waiting for restart {to}")?;
+                return Ok(());
+            }
+            ended => return Err(Error::Wait(ended_message(&name, to, &ended))),
+        };
+        last = Some(snapshot);
+        if let Some(reached) = reached {
+            if show_progress {
+                write!(
+                    err,
+                    "\rrestart {to}: {}/{} jobs {}",
+                    reached.done,
+                    reached.expected,
+                    wait_for.verb()
+                )?;
+                writeln!(err)?;
+            }
+            // Jobs that wait on startupPolicy or dependsOn wait on the workload, not on the restart.
+            for why in &reached.blocked {
+                writeln!(err, "{why}")?;
+            }
+            return Ok(());
         }
+    }
+}
+
+/// Why an attempt cannot reach the goal any more.
+fn ended_message(name: &str, to: i32, standing: &Standing) -> String {
+    match standing {
+        Standing::Failed(message) => {
+            let why = message.as_deref().map(|m| format!(": {m}")).unwrap_or_default();
+            format!("jobset {name} failed while waiting for restart {to}{why}")
+        }
+        Standing::Superseded(attempt) => {
+            format!("jobset {name} restarted again (attempt {attempt}) while waiting for restart {to}")
+        }
+        Standing::Suspended => format!("jobset {name} was suspended while waiting for restart {to}"),
+        _ => format!("jobset {name} cannot reach restart {to}"),
     }
 }
 
@@ -109,23 +146,6 @@ pub async fn wait(
 fn shows_activity(snapshot: &Snapshot, to: i32) -> bool {
     let expected = snapshot.jobset.as_ref().map_or(0, JobSet::expected_jobs);
     snapshot.jobs.iter().any(|j| j.attempt() == Some(to) || j.is_deleting()) || snapshot.jobs.len() < expected
-}
-
-fn judge(name: &str, snapshot: &Snapshot, to: i32, wait_for: WaitFor) -> Verdict {
-    let Some(current) = &snapshot.jobset else {
-        return Verdict::Impossible(format!("jobset {name} was deleted while waiting for restart {to}"));
-    };
-    if current.condition_true("Failed") {
-        return Verdict::Impossible(format!("jobset {name} failed while waiting for restart {to}"));
-    }
-    if current.attempt() > to {
-        return Verdict::Impossible(format!(
-            "jobset {name} restarted again (attempt {}) while waiting for restart {to}",
-            current.attempt()
-        ));
-    }
-    let (done, expected) = progress(current, &snapshot.jobs, to, wait_for == WaitFor::Ready);
-    Verdict::Progress { done, expected }
 }
 
 /// What a timed-out wait knows.
@@ -144,16 +164,10 @@ impl TimeoutContext {
         let Some((jobset, snapshot)) = last.and_then(|s| s.jobset.as_ref().map(|js| (js, s))) else {
             return format!("timed out after {after} waiting for jobset {name} restart {to}");
         };
-        let ready = self.wait_for == WaitFor::Ready;
-        let missing: Vec<String> = jobset
-            .expected_job_names()
-            .into_iter()
-            .filter(|n| {
-                !snapshot.jobs.iter().any(|j| {
-                    j.name() == n && j.attempt() == Some(to) && !j.is_deleting() && (!ready || j.is_ready())
-                })
-            })
-            .collect();
+        let (missing, blocked) = match judge(jobset, &snapshot.jobs, to, self.wait_for.goal()) {
+            Standing::Pending(reached) | Standing::Done(reached) => (reached.pending, reached.blocked),
+            _ => (vec![], vec![]),
+        };
         let old = snapshot.jobs.iter().filter(|j| j.attempt().is_some_and(|a| a < to)).count();
         let mut message = format!(
             "timed out after {after} waiting for jobset {name} restart {to}: {} of {} jobs not {verb} ({})",
@@ -161,6 +175,9 @@ impl TimeoutContext {
             jobset.expected_jobs(),
             job_range(&missing)
         );
+        for why in blocked {
+            message.push_str(&format!("; {why}"));
+        }
         if !self.anything_moved {
             message.push_str(&format!(
                 "; nothing is acting on the restart: no Job was deleted or recreated ({old} Jobs of earlier \

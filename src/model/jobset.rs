@@ -458,6 +458,17 @@ pub fn template_images(job_template: &Value) -> Vec<String> {
         .collect()
 }
 
+/// Container names of a pod-bearing Job template (init containers first), in order.
+pub fn template_container_names(job_template: &Value) -> Vec<String> {
+    let pod_spec = &job_template["spec"]["template"]["spec"];
+    ["initContainers", "containers"]
+        .iter()
+        .filter_map(|key| pod_spec[*key].as_array())
+        .flatten()
+        .filter_map(|c| c["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

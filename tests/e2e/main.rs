@@ -21,5 +21,6 @@ mod privilege;
 mod recorder_presence;
 mod restart;
 mod rollback;
+mod rollout;
 mod smoke;
 mod soak;

@@ -1,0 +1,304 @@
+//! `kubectl jobset set image`: change container images in JobSet templates with one
+//! guarded JSON patch per JobSet, record why as the change cause, and optionally restart
+//! so the change takes effect now.
+
+use std::io::Write;
+
+use serde_json::Value;
+
+use crate::cluster::Cluster;
+use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::commands::{Confirm, ExitStatus};
+use crate::diff::unified::{Palette, write_unified};
+use crate::error::{Error, Result};
+use crate::execute::{DryRun, Wait, restart_jobset, wait};
+use crate::history::Cause;
+use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::observe::{Observed, RecordOptions, observe};
+use crate::render::{self, Format};
+use crate::restart::{self, Decision as RestartDecision, RestartOptions};
+use crate::rollback::is_template_immutable_rejection;
+use crate::select::Selection;
+use crate::set_image::{ImageArg, TemplateChange, is_applied};
+
+#[derive(Debug, Clone)]
+pub struct SetImagePlan {
+    pub selection: Selection,
+    pub images: Vec<ImageArg>,
+    /// The change cause: `--reason`, or the command.
+    pub cause: String,
+    pub dry_run: DryRun,
+    /// Who asks, until the API server says.
+    pub requested_by: String,
+    /// `--restart`, with what the restart says about itself.
+    pub restart: Option<RestartOptions>,
+    /// `--wait`, with its timeout.
+    pub wait: Option<Wait>,
+    pub format: Option<Format>,
+    pub color: bool,
+    pub history_limit: usize,
+}
+
+/// Tries of one JobSet's patch when it is throttled or its answer is lost.
+const PATCH_TRIES: u32 = 5;
+
+const CHANGED_MEANWHILE: &str = "its images were changed by someone else since they were read, so nothing \
+     was changed (their edit is kept); run the command again to review the new state";
+
+pub async fn run(
+    cluster: &Cluster,
+    plan: &SetImagePlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    confirm: Confirm<'_>,
+) -> Result<ExitStatus> {
+    // Recording first keeps the templates being replaced in history (rollback needs them).
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let record = (plan.dry_run == DryRun::None).then_some(&options);
+    let Some(Observed { fleet, .. }) = observe(cluster, &plan.selection, record, err).await? else {
+        return Ok(ExitStatus::Success);
+    };
+    // Every JobSet is planned (and every restart judged) before anything is written:
+    // one that cannot take the images stops the command with nothing changed.
+    let mut changes = Vec::new();
+    for jobset in &fleet.jobsets {
+        let change = crate::set_image::plan(jobset, &plan.images).map_err(|why| refused(jobset, why))?;
+        if let Some(options) = plan.restart.as_ref().filter(|_| !change.is_empty())
+            && let RestartDecision::Refuse(why) = restart::plan(jobset, fleet.jobs_of(jobset), options, "")
+        {
+            return Err(refused(
+                jobset,
+                format!("--restart would be refused, so nothing was changed: {why}"),
+            ));
+        }
+        changes.push(change);
+    }
+    let several = plan.selection.namespace.is_none();
+    let asks = confirm.is_some() && plan.dry_run == DryRun::None;
+    if plan.format.is_none() && (plan.dry_run != DryRun::None || asks) {
+        for (jobset, change) in fleet.jobsets.iter().zip(&changes) {
+            write_preview(out, jobset, change, Palette { color: plan.color })?;
+        }
+    }
+    let to_change: Vec<(&JobSet, &TemplateChange)> =
+        fleet.jobsets.iter().zip(&changes).filter(|(_, c)| !c.is_empty()).collect();
+    if plan.dry_run == DryRun::None
+        && !to_change.is_empty()
+        && let Some(confirm) = confirm
+    {
+        let names: Vec<String> =
+            to_change.iter().map(|(js, _)| format!("{}/{}", js.namespace(), js.name())).collect();
+        if !confirm(&format!("Set images of jobset {}? [y/N] ", names.join(", ")))? {
+            return Err(Error::Aborted);
+        }
+    }
+    let who = match plan.dry_run {
+        DryRun::Client => plan.requested_by.clone(),
+        _ => cluster.whoami().await.unwrap_or_else(|| plan.requested_by.clone()),
+    };
+    let mut objects = Vec::new();
+    let mut changed = Vec::new();
+    for (jobset, change) in fleet.jobsets.iter().zip(&changes) {
+        let what = subject(jobset);
+        if change.is_empty() {
+            if plan.format.is_none() {
+                writeln!(out, "{what} image unchanged{}", place(jobset, several))?;
+            }
+            objects.push(jobset.object());
+            continue;
+        }
+        let object = apply(cluster, jobset, change, plan).await?;
+        if plan.format.is_none() {
+            writeln!(out, "{what} image updated{}{}", place(jobset, several), plan.dry_run.suffix())?;
+        }
+        objects.push(object);
+        if plan.dry_run == DryRun::None {
+            record_event(cluster, jobset, change, &who, &plan.cause).await;
+            changed.push(jobset.name().to_owned());
+        }
+    }
+    if let Some(format) = plan.format {
+        write_objects(out, format, objects)?;
+    }
+    if changed.is_empty() {
+        return Ok(ExitStatus::Success);
+    }
+    finish(cluster, plan, &changed, &who, out, err).await
+}
+
+/// After the patches: record the new templates with the change cause, then restart (and
+/// wait) when asked.
+async fn finish(
+    cluster: &Cluster,
+    plan: &SetImagePlan,
+    changed: &[String],
+    who: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let options =
+        RecordOptions { history_limit: plan.history_limit, cause: Some(Cause::Set(plan.cause.clone())) };
+    // In one namespace, the changed JobSets by name; across namespaces (-A -l), by label again.
+    let selection = match plan.selection.namespace {
+        Some(_) => Selection { names: changed.to_vec(), label_selector: None, ..plan.selection.clone() },
+        None => plan.selection.clone(),
+    };
+    let Some(Observed { fleet, .. }) = observe(cluster, &selection, Some(&options), err).await? else {
+        return Ok(ExitStatus::Success);
+    };
+    let Some(restart_options) = &plan.restart else { return Ok(ExitStatus::Success) };
+    let restart_options = RestartOptions { requested_by: who.to_owned(), ..restart_options.clone() };
+    let several = plan.selection.namespace.is_none();
+    for jobset in fleet.jobsets.iter().filter(|js| changed.iter().any(|n| n == js.name())) {
+        let (from, to) = restart_jobset(cluster, jobset, fleet.jobs_of(jobset), &restart_options).await?;
+        if plan.format.is_none() {
+            writeln!(out, "{} restarted (attempt {from} → {to}){}", subject(jobset), place(jobset, several))?;
+        }
+        if let Some(how) = plan.wait.filter(|_| to > from) {
+            wait(cluster, jobset, to, &how, err).await?;
+        }
+    }
+    Ok(ExitStatus::Success)
+}
+
+fn refused(jobset: &JobSet, why: String) -> Error {
+    Error::Refused { what: format!("{RESOURCE_NAME}/{}", jobset.name()), verb: "changed", why }
+}
+
+fn subject(jobset: &JobSet) -> String {
+    format!("{RESOURCE_NAME}/{}", jobset.name())
+}
+
+/// ` in namespace NS` when JobSets of several namespaces are listed.
+fn place(jobset: &JobSet, several: bool) -> String {
+    if several { format!(" in namespace {}", jobset.namespace()) } else { String::new() }
+}
+
+/// Sends one JobSet's guarded patch (for a client dry run, applies it locally instead),
+/// explaining a lost race or a controller that forbids template changes. A patch whose
+/// answer was lost is judged by re-reading: landed, sent again, or someone else's edit.
+async fn apply(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    change: &TemplateChange,
+    plan: &SetImagePlan,
+) -> Result<Value> {
+    let mut ops = change.patch(jobset, Some(&plan.cause));
+    if plan.dry_run == DryRun::Client {
+        let mut object = jobset.object();
+        json_patch::patch(&mut object, &ops).map_err(|e| Error::decode("the patched JobSet", e))?;
+        return Ok(object);
+    }
+    let server_dry_run = plan.dry_run == DryRun::Server;
+    let (ns, name) = (jobset.namespace(), jobset.name());
+    for tries in 1.. {
+        let error = match cluster.patch_jobset(ns, name, None, &ops, server_dry_run).await {
+            Ok(object) => return Ok(object),
+            Err(e) => e,
+        };
+        let failure = write_failure(&error);
+        match error {
+            Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
+                cluster.log.note(1, &format!("the API server answered: {message}"));
+                return Err(refused(jobset, IMMUTABLE.into()));
+            }
+            _ if failure == WriteFailure::Precondition && tries >= PATCH_TRIES => {
+                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
+            }
+            // Re-planned below: a resourceVersion guard (no annotations yet, a container
+            // without an image) also fails on the controller's status writes.
+            _ if failure == WriteFailure::Precondition => {}
+            e if failure == WriteFailure::Final || tries >= PATCH_TRIES => return Err(e),
+            e => {
+                cluster.log.note(6, &format!("retrying the image patch of {RESOURCE_NAME}/{name}: {e}"));
+                tokio::time::sleep(write_backoff(tries)).await;
+                if failure == WriteFailure::Throttled {
+                    continue; // refused unprocessed: send it again as it is
+                }
+            }
+        }
+        let fresh = cluster.get_jobset(ns, name).await?;
+        if failure != WriteFailure::Precondition && is_applied(change, &fresh) {
+            return Ok(fresh.object());
+        }
+        // Sent again only if the images are still the ones read: anyone else's edit wins.
+        match crate::set_image::plan(&fresh, &plan.images) {
+            Ok(again) if again.images == change.images => ops = again.patch(&fresh, Some(&plan.cause)),
+            _ => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
+        }
+    }
+    unreachable!("the loop returns by its last try")
+}
+
+/// Why a webhook's refusal of an image change cannot be worked around in place.
+const IMMUTABLE: &str = "the cluster rejected the template change: this JobSet controller's admission webhook \
+     treats replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
+     tolerations and schedulingGates change, and only while the JobSet is suspended; images are never among \
+     them). Nothing was changed. Run a JobSet controller that allows opportunistic template updates, or create \
+     a new JobSet with the new image (-v shows the API server's full answer)";
+
+/// The template diff, per changed replicatedJob.
+fn write_preview(
+    out: &mut dyn Write,
+    jobset: &JobSet,
+    change: &TemplateChange,
+    palette: Palette,
+) -> Result<()> {
+    for edit in &change.templates {
+        let place =
+            format!("{}/{} replicatedJobs[{}].template", jobset.namespace(), jobset.name(), edit.name);
+        write_unified(
+            out,
+            &edit.before,
+            &edit.after,
+            &format!("{place} (spec now)"),
+            &format!("{place} (set image)"),
+            palette,
+        )?;
+    }
+    Ok(())
+}
+
+fn write_objects(out: &mut dyn Write, format: Format, objects: Vec<Value>) -> Result<()> {
+    if format == Format::Name {
+        for object in &objects {
+            writeln!(out, "{RESOURCE_NAME}/{}", object["metadata"]["name"].as_str().unwrap_or_default())?;
+        }
+        return Ok(());
+    }
+    render::write_documents(out, format, objects.into_iter().map(render::without_managed_fields).collect())
+}
+
+/// An Event on the JobSet saying what changed, who asked and why; failing to record
+/// it is only a warning.
+async fn record_event(cluster: &Cluster, jobset: &JobSet, change: &TemplateChange, who: &str, cause: &str) {
+    let images: Vec<String> =
+        change.images.iter().map(|e| format!("{}/{}={}", e.replicated_job, e.container, e.new)).collect();
+    let note = format!("image set to {} by {who} with kubectl-jobset: {cause}", images.join(" "));
+    if let Err(e) = crate::cluster::events::publish_image_update(cluster, jobset, note).await {
+        cluster.log.note(0, &format!("warning: images updated, but could not record an Event: {e}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_preview_shows_only_the_changed_template() {
+        let js = JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml"}, "spec": {"replicatedJobs": [
+            {"name": "workers", "template": {"spec": {"template": {"spec": {"containers": [{"name": "trainer", "image": "app:v1"}]}}}}},
+            {"name": "driver", "template": {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "drv:v1"}]}}}}}]}}))
+        .unwrap();
+        let args = crate::set_image::parse_image_args(&["trainer=app:v2".into()]).unwrap();
+        let change = crate::set_image::plan(&js, &args).unwrap();
+        let mut out = Vec::new();
+        write_preview(&mut out, &js, &change, Palette { color: false }).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("--- ml/train replicatedJobs[workers].template (spec now)"), "{text}");
+        assert!(text.contains("-        image: app:v1") && text.contains("+        image: app:v2"), "{text}");
+        assert!(!text.contains("driver"), "{text}");
+    }
+}
