@@ -479,6 +479,7 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
         no_headers: false,
         color: false,
         history_limit: 10,
+        watch: None,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     history(&cluster, &plan, &mut out, &mut err).await.unwrap();

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, restart_jobset, wait};
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
-use crate::observe::{Observed, RecordOptions, observe};
+use crate::observe::{Observed, RecordOptions, Recorder, observe};
 use crate::render::{self, Format};
 use crate::restart::{self, Decision as RestartDecision, RestartOptions};
 use crate::rollback::is_template_immutable_rejection;
@@ -53,7 +53,7 @@ pub async fn run(
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
     // Recording first keeps the templates being replaced in history (rollback needs them).
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let Some(Observed { fleet, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
@@ -136,8 +136,11 @@ async fn finish(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let options =
-        RecordOptions { history_limit: plan.history_limit, cause: Some(Cause::Set(plan.cause.clone())) };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: Some(Cause::Set(plan.cause.clone())),
+        recorder: Recorder::Defer,
+    };
     // In one namespace, the changed JobSets by name; across namespaces (-A -l), by label again.
     let selection = match plan.selection.namespace {
         Some(_) => Selection { names: changed.to_vec(), label_selector: None, ..plan.selection.clone() },

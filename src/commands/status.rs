@@ -14,7 +14,7 @@ use crate::diff::normalize::normalize_child;
 use crate::error::{Error, Result};
 use crate::model::jobset::JobSet;
 use crate::observe::fleet::not_found;
-use crate::observe::{Defaulter, Fleet, Observed, RecordOptions, compute, observe};
+use crate::observe::{Defaulter, Fleet, Observed, RecordOptions, Recorder, compute, observe};
 use crate::rollout::{Verdict, assess};
 use crate::select::Selection;
 
@@ -38,7 +38,7 @@ pub async fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     // The first look reads, compares and records (as every command that compares does).
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None };
+    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let Observed { fleet, drifts, mut defaulter, .. } =
         observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
             not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
