@@ -53,10 +53,19 @@ pub async fn run(
     let Some(Observed { fleet, drifts, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
-    // Why each JobSet is skipped, if it is: --if-outdated skips JobSets without drift.
-    let skips: Vec<Option<String>> = drifts
+    // What happens instead of a restart, if anything: --if-outdated skips JobSets without
+    // drift, and fails those whose drift is unknown (their templates could not be compared).
+    let skips: Vec<Option<Outcome>> = drifts
         .iter()
-        .map(|d| (plan.if_outdated && !d.has_drift()).then(|| "no template drift".into()))
+        .map(|d| match &d.error {
+            Some(why) if plan.if_outdated => Some(Outcome::Failed(Error::Refused {
+                what: format!("jobset {}/{}", d.namespace, d.name),
+                verb: "restarted",
+                why: format!("--if-outdated cannot tell whether it drifted: {why}"),
+            })),
+            _ if plan.if_outdated && !d.has_drift() => Some(Outcome::Skipped("no template drift".into())),
+            _ => None,
+        })
         .collect();
     confirm_fleet(&fleet, &skips, plan, confirm)?;
     let mut options = plan.options.clone();
@@ -83,7 +92,7 @@ pub async fn run(
 /// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
 fn confirm_fleet(
     fleet: &Fleet,
-    skips: &[Option<String>],
+    skips: &[Option<Outcome>],
     plan: &RestartPlan,
     confirm: Confirm<'_>,
 ) -> Result<()> {
@@ -109,7 +118,7 @@ fn confirm_fleet(
 async fn restart_all(
     cluster: &Cluster,
     fleet: &Fleet,
-    skips: Vec<Option<String>>,
+    skips: Vec<Option<Outcome>>,
     options: &RestartOptions,
     dry_run: DryRun,
 ) -> Vec<Outcome> {
@@ -117,7 +126,7 @@ async fn restart_all(
         futures::stream::iter(fleet.jobsets.iter().zip(skips).enumerate())
             .map(|(i, (jobset, skip))| async move {
                 let outcome = match skip {
-                    Some(why) => Outcome::Skipped(why),
+                    Some(instead) => instead,
                     None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
                 };
                 (i, outcome)
