@@ -86,7 +86,7 @@ async fn prefetch_revision_templates(
 /// History writes in flight at once: enough to hide the round trip of a remote API
 /// server on a first look at a fleet, few enough to stay well inside one client's share
 /// of the API server's priority-and-fairness limits.
-const WRITE_CONCURRENCY: usize = 8;
+const WRITE_CONCURRENCY: usize = 16;
 
 /// Records each JobSet's observation, keeping `histories` current with what the server
 /// stores. JobSets are written concurrently (bounded), each JobSet's writes in order. A
