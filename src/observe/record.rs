@@ -396,7 +396,22 @@ async fn write_history(
                 // Throttled, or the answer was lost: wait, then plan again from what is
                 // stored (a create that landed is listed, and is not made twice).
                 Err(e) if tries < MAX_TRIES && write_failure(&e) != WriteFailure::Final => {
-                    tokio::time::sleep(write_backoff(tries)).await;
+                    let wait = write_backoff(tries);
+                    let after = match write_failure(&e) {
+                        WriteFailure::Throttled => "429 Too Many Requests".to_owned(),
+                        _ => e.to_string(),
+                    };
+                    cluster.log.note(
+                        6,
+                        &format!(
+                            "retrying the history of jobset {}/{} after {after} (try {} of {MAX_TRIES}, in {} ms)",
+                            jobset.namespace(),
+                            jobset.name(),
+                            tries + 1,
+                            wait.as_millis()
+                        ),
+                    );
+                    tokio::time::sleep(wait).await;
                     lost_race = true;
                     gave_numbers |= write.assigns_number();
                     break;
