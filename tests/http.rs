@@ -549,3 +549,69 @@ async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
     let seen = server.await.unwrap();
     assert_eq!(seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count(), 2);
 }
+
+#[tokio::test]
+async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
+    use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
+    let (cluster, mut handle, _) = mock_cluster("ml");
+    let in_ns = |name: &str, ns: &str| {
+        let mut js = jobset_running(name, "app:v1", &[]);
+        js["metadata"]["namespace"] = json!(ns);
+        js
+    };
+    let server = tokio::spawn(async move {
+        let (mut seen, mut stored) = (Vec::new(), Vec::<Value>::new());
+        while let Ok(Some((request, send))) =
+            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+        {
+            let (parts, body) = request.into_parts();
+            let body = body.collect_bytes().await.unwrap();
+            let path = parts.uri.path().to_owned();
+            seen.push(format!("{} {path}", parts.method));
+            if parts.method == http::Method::POST && path.contains("/namespaces/locked/") {
+                respond(
+                    send,
+                    StatusCode::FORBIDDEN,
+                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                    "reason": "Forbidden", "code": 403, "details": {"kind": "controllerrevisions", "group": "apps"},
+                    "message": "controllerrevisions.apps is forbidden: User \"carol\" cannot create resource \"controllerrevisions\" in API group \"apps\" in the namespace \"locked\""}),
+                );
+            } else if parts.method == http::Method::POST {
+                let revision: Value = serde_json::from_slice(&body).unwrap();
+                stored.push(revision.clone());
+                respond(send, StatusCode::CREATED, revision);
+            } else if path.ends_with("/controllerrevisions") {
+                respond(send, StatusCode::OK, list(stored.clone(), None));
+            } else if path.ends_with("/jobsets") {
+                let jobsets = vec![
+                    in_ns("a", "locked"),
+                    in_ns("b", "locked"),
+                    in_ns("c", "locked"),
+                    in_ns("d", "open"),
+                ];
+                respond(send, StatusCode::OK, list(jobsets, None));
+            } else {
+                respond(send, StatusCode::OK, list(vec![], None));
+            }
+        }
+        seen
+    });
+    let plan = DiffPlan {
+        selection: Selection::new(&[], true, None, "ml").unwrap(),
+        format: DiffFormat::Summary,
+        color: false,
+        external_diff: None,
+        history_limit: 10,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
+    let seen = server.await.unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(err.matches("warning: history not recorded (read-only)").count(), 1, "once: {err}");
+    assert!(err.contains("\"locked\""), "names the namespace: {err}");
+    let creates = |ns: &str| {
+        seen.iter().filter(|r| r.starts_with(&format!("POST /apis/apps/v1/namespaces/{ns}/"))).count()
+    };
+    assert_eq!(creates("open"), 1, "the other namespace is still recorded: {seen:#?}");
+    assert!((1..=3).contains(&creates("locked")), "{seen:#?}");
+}
