@@ -32,7 +32,10 @@ trap 'stop_proxy; $CLUSTER down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
-nice cargo build --release --locked --bin kubectl-jobset --example netproxy >&2
+# BENCH_BUILD=0 measures the release binaries already in target/release as they are.
+if [ "${BENCH_BUILD:-1}" != 0 ]; then
+  nice cargo build --release --locked --bin kubectl-jobset --example netproxy >&2
+fi
 PLUGIN=$PWD/target/release/kubectl-jobset
 NETPROXY=$PWD/target/release/examples/netproxy
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
