@@ -178,7 +178,7 @@ for mode in $TEMPLATE_MODES; do
             floor-jobsets) label='`kubectl get jobsets -A -o json`'; bytes=$jobsets_bytes ;;
             floor-jobs) label='`kubectl get jobs -A -o json` (the floor)'; bytes=$jobs_bytes ;;
             list) label='`kubectl jobset list -A`'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
-            first-diff) label='`kubectl jobset diff -A --summary`, first look'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
+            first-diff) label='`kubectl jobset diff -A --summary`, first look'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
             diff) label='`kubectl jobset diff -A --summary`, steady state'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
             history) label='`kubectl jobset history js0`'; bytes=$one_bytes ;;
           esac
