@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # `make bench`: kubectl-jobset against the kubectl floor on the test control plane.
 #
-# Builds a fleet of JobSets (M replicatedJobs each, one Job per replicatedJob, in one
-# namespace) at each size in BENCH_SIZES, lets the real JobSet controller create the
-# Jobs, then measures, BENCH_RUNS times each: wall time, API requests (from the -v=6
-# request log) and peak RSS, for
-#   kubectl jobset list -A | kubectl jobset diff -A --summary | kubectl jobset history
-# and, side by side, the floor any client pays to read the same objects:
-#   kubectl get jobsets -A -o json   +   kubectl get jobs -A -o json
-# Medians go to BENCHMARKS.md (BENCH_OUT), with the commands to reproduce.
+# For each template mode in BENCH_TEMPLATES (uniform: every JobSet the same template;
+# distinct: every JobSet its own env value and args, as real fleets have) it starts a fresh
+# control plane, grows a fleet of JobSets (M replicatedJobs of one Job each, in one
+# namespace) to each size in BENCH_SIZES, lets the real JobSet controller create the Jobs,
+# and then, for each round-trip time in BENCH_RTT_MS (0 = loopback; otherwise every request
+# goes through the repo's delaying proxy, `netproxy delay`, adding RTT/2 each way), measures
+# BENCH_RUNS alternating runs of: wall time, API requests (from the -v=6 request log, named
+# by verb and resource) and peak RSS, for
+#   the floor:   kubectl get jobs -A -o json   (and kubectl get jobsets -A -o json)
+#   kubectl jobset list -A | diff -A --summary (first look, then steady state) | history js0
+# "First look" deletes every recorded revision first (nothing recorded yet, no recorder);
+# "steady state" is the same diff run again right after. Medians go to BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SIZES=${BENCH_SIZES:-100 1000}
+RTTS=${BENCH_RTT_MS:-0 20}
+TEMPLATE_MODES=${BENCH_TEMPLATES:-uniform distinct}
 M=${BENCH_RJOBS:-2}
 RUNS=${BENCH_RUNS:-5}
 OUT=${BENCH_OUT:-BENCHMARKS.md}
@@ -20,25 +26,34 @@ NS=bench
 export KJS_STATE_DIR=${KJS_STATE_DIR:-$PWD/target/bench-cluster}
 CLUSTER=tests/cluster/cluster.sh
 work=$(mktemp -d)
-trap '$CLUSTER down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+proxy_pid=
+stop_proxy() { if [ -n "$proxy_pid" ]; then kill "$proxy_pid" 2>/dev/null || true; wait "$proxy_pid" 2>/dev/null || true; proxy_pid=; fi; }
+trap 'stop_proxy; $CLUSTER down >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 log() { printf 'bench: %s\n' "$*" >&2; }
 
-cargo build --release --locked >&2
+# BENCH_BUILD=0 measures the release binaries already in target/release as they are.
+if [ "${BENCH_BUILD:-1}" != 0 ]; then
+  nice cargo build --release --locked --bin kubectl-jobset --example netproxy >&2
+fi
 PLUGIN=$PWD/target/release/kubectl-jobset
-$CLUSTER up >/dev/null
-eval "$($CLUSTER env)"
-KC="kubectl --kubeconfig $KUBECONFIG"
+NETPROXY=$PWD/target/release/examples/netproxy
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# jobset NAME: M replicatedJobs of one Job each.
+# jobset NAME INDEX MODE: M replicatedJobs of one Job each; `distinct` gives every JobSet
+# its own env value and args.
 jobset() {
   printf -- '---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: %s\n  labels: {fleet: bench}\nspec:\n  replicatedJobs:\n' "$1"
   for r in $(seq 1 "$M"); do
     printf '  - name: rj%s\n    replicas: 1\n    template:\n      spec:\n        template:\n          spec:\n            containers:\n            - name: main\n              image: busybox:1.36\n              command: [sleep, "3600"]\n              resources: {limits: {cpu: 100m, memory: 64Mi}}\n' "$r"
+    if [ "$3" = distinct ]; then
+      printf '              args: ["--shard=%s", "--role=rj%s"]\n              env: [{name: SHARD, value: "%s"}]\n' "$2" "$r" "$2"
+    fi
   done
 }
 
-# measure NAME CMD...: one run; appends "name wall_ms rss_kb requests bytes" to $work/samples.
+# measure NAME CMD...: one run; appends "name wall_ms rss_kb requests bytes" to $work/samples
+# and the plugin's requests, named, to $work/requests.NAME.
 measure() {
   local name=$1; shift
   local t0 t1
@@ -48,6 +63,25 @@ measure() {
   local requests
   requests=$(grep -cE '^(GET|POST|PATCH|PUT|DELETE) https|"Response" verb=|round_trippers.go.*(GET|POST) https' "$work/stderr" || true)
   echo "$name $(( (t1 - t0) / 1000000 )) $(tail -1 "$work/rss") $requests $(wc -c < "$work/stdout")" >> "$work/samples"
+  grep -E '^(GET|POST|PATCH|PUT|DELETE) https' "$work/stderr" | name_requests > "$work/requests.$name" || true
+}
+
+# name_requests: `GET https://h/apis/batch/v1/namespaces/x/jobs?labelSelector=… 200 OK …`
+# lines become counted kinds: "LIST jobs", "dry-run create jobs", "create controllerrevisions".
+name_requests() {
+  awk '{
+    method = $1; url = $2; sub(/^https:\/\/[^\/]*/, "", url)
+    query = ""; if (index(url, "?")) { query = substr(url, index(url, "?") + 1); url = substr(url, 1, index(url, "?") - 1) }
+    gsub(/\/namespaces\/[^\/]+/, "", url)
+    n = split(url, p, "/")
+    # /api/v1/R[/NAME[/SUB]] or /apis/G/V/R[/NAME[/SUB]]
+    first = (p[2] == "api") ? 4 : 5
+    resource = p[first]; named = (n > first); sub_ = (n > first + 1) ? "/" p[first + 2] : ""
+    if (method == "GET") kind = named ? "get" : (query ~ /continue=/ ? "LIST (next page)" : "LIST")
+    else if (method == "POST") kind = (query ~ /dryRun=All/) ? "dry-run create" : "create"
+    else kind = tolower(method)
+    count[kind " " resource sub_]++
+  } END { for (k in count) print count[k], k }' | sort -k2
 }
 
 # fetched PATH...: bytes of the compact JSON the API server sends for these lists.
@@ -55,106 +89,160 @@ fetched() {
   local total=0 path
   for path in "$@"; do
     total=$(( total + $(curl -sS --cacert "$KJS_STATE_DIR/pki/ca.crt" -H "Authorization: Bearer $(cat "$KJS_STATE_DIR/admin.token")" \
-      "$(grep 'server:' "$KUBECONFIG" | awk '{print $2}')$path" | wc -c) ))
+      "$API$path" | wc -c) ))
   done
   echo "$total"
 }
 
+# forget_history: deletes every recorded revision (one DELETE of the collection).
+forget_history() {
+  curl -sS -o /dev/null -X DELETE --cacert "$KJS_STATE_DIR/pki/ca.crt" \
+    -H "Authorization: Bearer $(cat "$KJS_STATE_DIR/admin.token")" \
+    "$API/apis/apps/v1/namespaces/$NS/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name"
+}
+
+# use_rtt MS: points $MKC (the measured commands' kubeconfig) at the API server, directly
+# (0) or through a delaying proxy adding MS/2 each way.
+use_rtt() {
+  stop_proxy
+  if [ "$1" = 0 ]; then MKC=$KUBECONFIG; return; fi
+  local port=${API#https://127.0.0.1:}
+  coproc PROXY { exec "$NETPROXY" delay --upstream "127.0.0.1:$port" --delay-ms $(( $1 / 2 )) --seed 1; }
+  proxy_pid=$PROXY_PID
+  local line; read -r line <&"${PROXY[0]}"
+  local addr=${line#listening on }
+  sed "s#server: $API#server: https://$addr#" "$KUBECONFIG" > "$work/rtt.kubeconfig"
+  MKC=$work/rtt.kubeconfig
+}
+
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print 0} else if (NR%2) {print a[(NR+1)/2]} else {print int((a[NR/2]+a[NR/2+1])/2)}}'; }
 stat() { awk -v n="$1" -v col="$2" '$1==n {print $col}' "$work/samples" | median; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / (b ? b : 1)}'; }
 
-$KC create namespace $NS >/dev/null
-created=0
 report=$work/report.md
 : > "$report"
-for size in $SIZES; do
-  log "growing the fleet to $size JobSets x $M replicatedJobs"
-  : > "$work/fleet.yaml"
-  for i in $(seq "$created" $((size - 1))); do jobset "js$i" >> "$work/fleet.yaml"; done
-  t0=$(date +%s)
-  $KC create -n $NS -f "$work/fleet.yaml" >/dev/null
-  created=$size
-  want=$((size * M))
-  until [ "$($KC get jobs -n $NS -o name | wc -l)" -ge "$want" ]; do sleep 2; done
-  log "the controller created $want Jobs in $(( $(date +%s) - t0 ))s"
-  # First look: records a history revision for every new JobSet.
-  measure first-diff "$PLUGIN" diff -A --summary -v=6
-  first_requests=$(awk '$1=="first-diff" {print $4}' "$work/samples" | tail -1)
-  : > "$work/samples"
-  for _ in $(seq 1 "$RUNS"); do
-    measure floor-jobsets $KC get jobsets -A -o json -v=6
-    measure floor-jobs $KC get jobs -A -o json -v=6
-    measure list "$PLUGIN" list -A -v=6
-    measure diff "$PLUGIN" diff -A --summary -v=6
-    measure history "$PLUGIN" history -n $NS js0 -v=6
-  done
-  floor=$(( $(stat floor-jobsets 2) + $(stat floor-jobs 2) ))
-  # What each command fetches, as the API server sends it (compact JSON, managedFields included).
-  jobsets_bytes=$(fetched /apis/jobset.x-k8s.io/v1alpha2/jobsets)
-  jobs_bytes=$(fetched "/apis/batch/v1/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name")
-  revisions_bytes=$(fetched "/apis/apps/v1/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name")
-  one_bytes=$(fetched "/apis/jobset.x-k8s.io/v1alpha2/namespaces/$NS/jobsets/js0" \
-    "/apis/batch/v1/namespaces/$NS/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name%3Djs0" \
-    "/apis/apps/v1/namespaces/$NS/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name%3Djs0")
-  {
-    echo "### N = $size JobSets, M = $M replicatedJobs ($want Jobs)"
-    echo
-    echo "Floor: $floor ms. JSON on the wire: JobSets $(( jobsets_bytes / 1024 )) KiB, Jobs $(( jobs_bytes / 1024 )) KiB, revisions $(( revisions_bytes / 1024 )) KiB."
-    echo
-    echo "| command | median wall time | × floor | API requests | peak RSS | JSON fetched | RSS ÷ fetched |"
-    echo "|---|---:|---:|---:|---:|---:|---:|"
-    for name in floor-jobsets floor-jobs list diff history; do
-      wall=$(stat $name 2); rss=$(stat $name 3); req=$(stat $name 4)
-      case $name in
-        floor-jobsets) label='`kubectl get jobsets -A -o json`'; bytes=$jobsets_bytes ;;
-        floor-jobs) label='`kubectl get jobs -A -o json`'; bytes=$jobs_bytes ;;
-        list) label='`kubectl jobset list -A`'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
-        diff) label='`kubectl jobset diff -A --summary`'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
-        history) label='`kubectl jobset history js0`'; bytes=$one_bytes ;;
-      esac
-      ratio=$(awk -v a="$wall" -v b="$floor" 'BEGIN {printf "%.2f", a / b}')
-      mem=$(awk -v a="$rss" -v b="$bytes" 'BEGIN {printf "%.2f", a * 1024 / b}')
-      echo "| $label | $wall ms | $ratio | $req | $(( rss / 1024 )) MiB | $(( bytes / 1024 )) KiB | $mem |"
+: > "$work/growth"
+for mode in $TEMPLATE_MODES; do
+  $CLUSTER down >/dev/null 2>&1 || true
+  $CLUSTER up >/dev/null
+  eval "$($CLUSTER env)"
+  API=$(grep 'server:' "$KUBECONFIG" | awk '{print $2}')
+  KC="kubectl --kubeconfig $KUBECONFIG"
+  $KC create namespace $NS >/dev/null
+  created=0
+  echo "## Templates: $mode" >> "$report"
+  echo >> "$report"
+  for size in $SIZES; do
+    log "[$mode] growing the fleet to $size JobSets x $M replicatedJobs"
+    : > "$work/fleet.yaml"
+    for i in $(seq "$created" $((size - 1))); do jobset "js$i" "$i" "$mode" >> "$work/fleet.yaml"; done
+    t0=$(date +%s)
+    $KC create -n $NS -f "$work/fleet.yaml" >/dev/null
+    created=$size
+    want=$((size * M))
+    until [ "$($KC get jobs -n $NS -o name | wc -l)" -ge "$want" ]; do sleep 2; done
+    log "[$mode] the controller created $want Jobs in $(( $(date +%s) - t0 ))s"
+    # What each command fetches, as the API server sends it (compact JSON, managedFields included).
+    "$PLUGIN" --kubeconfig "$KUBECONFIG" diff -A --summary >/dev/null 2>&1 || true
+    jobsets_bytes=$(fetched /apis/jobset.x-k8s.io/v1alpha2/jobsets)
+    jobs_bytes=$(fetched "/apis/batch/v1/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name")
+    revisions_bytes=$(fetched "/apis/apps/v1/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name")
+    one_bytes=$(fetched "/apis/jobset.x-k8s.io/v1alpha2/namespaces/$NS/jobsets/js0" \
+      "/apis/batch/v1/namespaces/$NS/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name%3Djs0" \
+      "/apis/apps/v1/namespaces/$NS/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name%3Djs0")
+    for rtt in $RTTS; do
+      use_rtt "$rtt"
+      log "[$mode] N=$size RTT=${rtt}ms: $RUNS alternating runs"
+      : > "$work/samples"
+      for _ in $(seq 1 "$RUNS"); do
+        measure floor-jobs kubectl --kubeconfig "$MKC" get jobs -A -o json -v=6
+        measure floor-jobsets kubectl --kubeconfig "$MKC" get jobsets -A -o json -v=6
+        measure list "$PLUGIN" --kubeconfig "$MKC" list -A -v=6
+        forget_history
+        measure first-diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
+        measure diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
+        measure history "$PLUGIN" --kubeconfig "$MKC" history -n $NS js0 -v=6
+      done
+      stop_proxy
+      floor=$(stat floor-jobs 2)
+      {
+        echo "### $mode templates, RTT $rtt ms, N = $size JobSets ($want Jobs)"
+        echo
+        echo "Floor (\`kubectl get jobs -A -o json\`): $floor ms. JSON on the wire: JobSets $(( jobsets_bytes / 1024 )) KiB, Jobs $(( jobs_bytes / 1024 )) KiB, revisions $(( revisions_bytes / 1024 )) KiB."
+        echo
+        echo "| command | median wall time | × floor | API requests | peak RSS | JSON fetched | RSS ÷ fetched |"
+        echo "|---|---:|---:|---:|---:|---:|---:|"
+        for name in floor-jobs floor-jobsets list first-diff diff history; do
+          wall=$(stat $name 2); rss=$(stat $name 3); req=$(stat $name 4)
+          case $name in
+            floor-jobsets) label='`kubectl get jobsets -A -o json`'; bytes=$jobsets_bytes ;;
+            floor-jobs) label='`kubectl get jobs -A -o json` (the floor)'; bytes=$jobs_bytes ;;
+            list) label='`kubectl jobset list -A`'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
+            first-diff) label='`kubectl jobset diff -A --summary`, first look'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
+            diff) label='`kubectl jobset diff -A --summary`, steady state'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
+            history) label='`kubectl jobset history js0`'; bytes=$one_bytes ;;
+          esac
+          mem=$(awk -v a="$rss" -v b="$bytes" 'BEGIN {printf "%.2f", a * 1024 / b}')
+          echo "| $label | $wall ms | $(ratio "$wall" "$floor") | $req | $(( rss / 1024 )) MiB | $(( bytes / 1024 )) KiB | $mem |"
+          echo "$mode $rtt $size $name $wall $rss $req" >> "$work/growth"
+        done
+        echo
+        for name in first-diff diff list history; do
+          echo "Requests of \`$name\` (last run): $(awk '{printf "%s%s × %s", sep, $1, substr($0, index($0, $2)); sep = "; "}' "$work/requests.$name")."
+          echo
+        done
+      } >> "$report"
     done
-    echo
-    echo "First \`diff\` after the fleet grew (records one revision per new JobSet): $first_requests requests."
-    echo
-  } >> "$report"
-  for name in list diff history floor-jobsets floor-jobs; do
-    echo "$size $name $(stat $name 2) $(stat $name 3)" >> "$work/growth"
   done
 done
 
 help_ms=$(for _ in $(seq 1 21); do
   t0=$(date +%s%N); "$PLUGIN" --help >/dev/null; t1=$(date +%s%N); echo $(( (t1 - t0) / 1000 ))
 done | median)
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
   echo "# Benchmarks"
   echo
   echo "Measured by \`make bench\` (bench/run.sh) on $(date -u +%Y-%m-%d), $(nproc) cores, $(awk '/MemTotal/ {printf "%d GiB", $2/1048576}' /proc/meminfo),"
-  echo "against the test control plane (kube-apiserver v1.36.3, etcd, the upstream JobSet controller v0.12.0)"
-  echo "with the release build. Medians of $RUNS runs. The floor is what any client pays to read the same"
-  echo "objects: \`kubectl get jobsets -A -o json\` plus \`kubectl get jobs -A -o json\`, timed the same way."
-  echo "Requests are counted from the \`-v=6\` request log of each command (kubectl's too). \"JSON fetched\" is"
-  echo "what the API server sends for the lists a command makes (compact JSON, managedFields included), measured"
-  echo "with curl; a fixed ~8 MiB (runtime, TLS) dominates RSS when little is fetched (\`history\` of one JobSet)."
+  echo "against the test control plane (kube-apiserver, etcd, the upstream JobSet controller v0.12.0)"
+  echo "with the release build. Load average (1, 5, 15 min) $load_before when the run started and $load_after"
+  echo "when it ended: the machine is shared, so absolute times carry noise; the ratios to the floor, taken"
+  echo "from alternating runs, carry less. Medians of $RUNS alternating runs."
   echo
-  echo "Reproduce: \`make bench\` (or \`BENCH_SIZES=\"100 1000\" BENCH_RUNS=5 BENCH_RJOBS=2 bench/run.sh\`)."
+  echo "- **The floor** is \`kubectl get jobs -A -o json\` over the same link, timed the same way"
+  echo "  (\`kubectl get jobsets -A -o json\` is shown beside it)."
+  echo "- **RTT**: 0 is loopback; otherwise every request of the measured commands (kubectl's too) goes"
+  echo "  through \`netproxy delay\` (tests/support/netproxy.rs, the \`netproxy\` cargo example), which holds"
+  echo "  every chunk for RTT/2 in each direction."
+  echo "- **Templates**: \`uniform\` fleets share one template; in \`distinct\` fleets every JobSet has its own"
+  echo "  env value and args in each replicatedJob."
+  echo "- **First look**: every recorded revision deleted just before (nothing recorded, no recorder): the"
+  echo "  diff records one revision per JobSet. **Steady state**: the same command run again right after."
+  echo "- Requests are counted from the \`-v=6\` request log of each command, and named by verb and"
+  echo "  resource (\`LIST\` is a list's first page). \"JSON fetched\" is what the API server sends for the"
+  echo "  lists a command makes (compact JSON, managedFields included), measured with curl; a fixed"
+  echo "  ~8 MiB (runtime, TLS) dominates RSS when little is fetched (\`history\` of one JobSet)."
+  echo
+  echo "Reproduce: \`make bench\`, or \`BENCH_TEMPLATES=\"$TEMPLATE_MODES\" BENCH_RTT_MS=\"$RTTS\" BENCH_SIZES=\"$SIZES\" BENCH_RUNS=$RUNS BENCH_RJOBS=$M bench/run.sh\`."
   echo "The fleet is in one namespace; each JobSet has $M replicatedJobs with one Job each."
   echo
   cat "$report"
   echo "### Cost of growth"
   echo
-  echo "| command | wall time, first N → last N | × | peak RSS, first N → last N | × |"
-  echo "|---|---|---:|---|---:|"
+  echo "| templates | RTT | command | wall time, first N → last N | × | peak RSS, first N → last N | × |"
+  echo "|---|---:|---|---|---:|---|---:|"
   first=$(echo $SIZES | awk '{print $1}'); last=$(echo $SIZES | awk '{print $NF}')
-  for name in list diff history floor-jobsets floor-jobs; do
-    a=$(awk -v s="$first" -v n=$name '$1==s && $2==n {print $3" "$4}' "$work/growth")
-    b=$(awk -v s="$last" -v n=$name '$1==s && $2==n {print $3" "$4}' "$work/growth")
-    set -- $a $b
-    echo "| $name | $1 ms → $3 ms | $(awk -v a="$1" -v b="$3" 'BEGIN {printf "%.1f", b / (a ? a : 1)}') | $(( $2 / 1024 )) MiB → $(( $4 / 1024 )) MiB | $(awk -v a="$2" -v b="$4" 'BEGIN {printf "%.1f", b / a}') |"
-  done
+  for mode in $TEMPLATE_MODES; do for rtt in $RTTS; do
+    for name in list first-diff diff history floor-jobs; do
+      a=$(awk -v m="$mode" -v r="$rtt" -v s="$first" -v n=$name '$1==m && $2==r && $3==s && $4==n {print $5" "$6}' "$work/growth")
+      b=$(awk -v m="$mode" -v r="$rtt" -v s="$last" -v n=$name '$1==m && $2==r && $3==s && $4==n {print $5" "$6}' "$work/growth")
+      set -- $a $b
+      echo "| $mode | $rtt ms | $name | $1 ms → $3 ms | $(ratio "$3" "$1") | $(( $2 / 1024 )) MiB → $(( $4 / 1024 )) MiB | $(ratio "$4" "$2") |"
+    done
+  done; done
+  echo
+  echo "(N grows $(ratio "$last" "$first")× from $first to $last.)"
   echo
   echo "\`kubectl jobset --help\`: median $(( help_ms / 1000 )).$(printf '%03d' $(( help_ms % 1000 ))) ms over 21 runs."
   cat bench/reading.md

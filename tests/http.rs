@@ -152,87 +152,241 @@ async fn a_cluster_without_the_jobset_api_gets_an_install_hint() {
     assert!(error.to_string().contains("install the JobSet controller"), "{error}");
 }
 
-#[tokio::test]
-async fn diff_dry_runs_each_distinct_template_once() {
-    use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
-    let (cluster, handle, _) = mock_cluster("ml");
-    let bodies = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Value>::new()));
-    let seen_bodies = bodies.clone();
-    let server = tokio::spawn(async move {
-        let mut handle = handle;
-        let mut seen = Vec::new();
-        let mut stored: Vec<Value> = Vec::new();
+/// A JobSet whose one replicatedJob runs `image`, with its own `args`.
+fn jobset_running(name: &str, image: &str, args: &[&str]) -> Value {
+    let mut js = jobset(name, "ml");
+    js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"] =
+        json!({"restartPolicy": "OnFailure", "containers": [{"name": "c", "image": image, "args": args}]});
+    js
+}
+
+/// The JobSet's one Job as the API server stores it: every default filled in.
+fn defaulted_child_job(jobset: &str, image: &str, args: &[&str]) -> Value {
+    let mut job = child_job(jobset, "ml", 0);
+    job["spec"] = json!({"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "backoffLimit": 6,
+        "podReplacementPolicy": "TerminatingOrFailed", "suspend": false, "manualSelector": false,
+        "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "x"}},
+        "template": {"metadata": {"labels": {"job-name": format!("{jobset}-w-0"), "batch.kubernetes.io/job-name": format!("{jobset}-w-0"),
+            "batch.kubernetes.io/controller-uid": "x", "controller-uid": "x"}},
+        "spec": {"restartPolicy": "OnFailure", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+            "securityContext": {}, "terminationGracePeriodSeconds": 30,
+            "containers": [{"name": "c", "image": image, "args": args, "imagePullPolicy": "IfNotPresent", "resources": {},
+                "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}]}}});
+    job
+}
+
+/// An API server that serves `jobsets` and `jobs`, answers dry runs with the probe (as
+/// defaulted), and stores the revisions it is sent; `run` is called once per command run
+/// and gets the requests of that run, in order, with the dry-run bodies.
+#[derive(Clone, Default)]
+struct FakeApi {
+    jobsets: Vec<Value>,
+    jobs: Vec<Value>,
+    revisions: Arc<std::sync::Mutex<Vec<Value>>>,
+}
+
+impl FakeApi {
+    async fn diff(&self, format: kubectl_jobset::commands::diff::DiffFormat) -> (Vec<String>, Vec<Value>) {
+        use kubectl_jobset::commands::diff::{DiffPlan, run as diff};
+        let (cluster, handle, _) = mock_cluster("ml");
+        let api = self.clone();
+        let server = tokio::spawn(async move { api.serve(handle).await });
+        let plan = DiffPlan {
+            selection: Selection::new(&[], false, None, "ml").unwrap(),
+            format,
+            color: false,
+            external_diff: None,
+            history_limit: 10,
+        };
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let _ = diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
+        server.await.unwrap()
+    }
+
+    async fn serve(&self, mut handle: Handle) -> (Vec<String>, Vec<Value>) {
+        let (mut seen, mut probes) = (Vec::new(), Vec::new());
         while let Ok(Some((request, send))) =
             tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
         {
             let (parts, body) = request.into_parts();
             seen.push(format!("{} {}", parts.method, parts.uri));
             let body = body.collect_bytes().await.unwrap();
-            if parts.method == http::Method::POST && parts.uri.path().ends_with("/controllerrevisions") {
-                // History is recorded on first sight: store the revision and echo it back.
-                let revision: Value = serde_json::from_slice(&body).unwrap();
-                stored.push(revision.clone());
+            let path = parts.uri.path();
+            if parts.method == http::Method::POST && path.ends_with("/controllerrevisions") {
+                let mut revision: Value = serde_json::from_slice(&body).unwrap();
+                revision["metadata"]["resourceVersion"] = json!("1");
+                self.revisions.lock().unwrap().push(revision.clone());
                 respond(send, StatusCode::CREATED, revision);
-            } else if let Some(jobset) =
-                parts.uri.query().and_then(|q| q.split("jobset-name%3D").nth(1)).map(|q| q.split('&').next())
-            {
-                // A writer that numbered a revision reads that JobSet's history again.
-                let jobset = jobset.unwrap_or_default();
-                let mine = stored
-                    .iter()
-                    .filter(|r| r["metadata"]["labels"]["kubectl-jobset.io/jobset-name"] == jobset)
-                    .cloned()
-                    .collect();
-                respond(send, StatusCode::OK, list(mine, None));
+            } else if path.ends_with("/controllerrevisions") {
+                respond(send, StatusCode::OK, list(self.revisions.lock().unwrap().clone(), None));
             } else if parts.method == http::Method::POST {
                 let probe: Value = serde_json::from_slice(&body).unwrap();
-                seen_bodies.lock().unwrap().push(probe.clone());
+                probes.push(probe.clone());
                 let mut created = probe;
                 created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
                 respond(send, StatusCode::CREATED, created);
-            } else if parts.uri.path().ends_with("/jobsets") {
-                // Two JobSets with the same template: one dry run.
-                respond(send, StatusCode::OK, list(vec![jobset("a", "ml"), jobset("b", "ml")], None));
+            } else if path.ends_with("/jobsets") {
+                respond(send, StatusCode::OK, list(self.jobsets.clone(), None));
+            } else if path.ends_with("/jobs") {
+                respond(send, StatusCode::OK, list(self.jobs.clone(), None));
             } else {
-                respond(send, StatusCode::OK, list(vec![], None));
+                respond(
+                    send,
+                    StatusCode::NOT_FOUND,
+                    json!({"kind": "Status", "code": 404, "reason": "NotFound"}),
+                );
             }
         }
-        seen.sort();
-        seen
+        (seen, probes)
+    }
+}
+
+const LIST_JOBSETS: &str = "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500";
+const LIST_JOBS: &str =
+    "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500";
+const LIST_REVISIONS: &str = "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500";
+/// Whether a recorder keeps history (here no Lease could be read: no recorder).
+const GET_RECORDER_LEASE: &str =
+    "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubectl-jobset-recorder";
+const CREATE_REVISION: &str =
+    "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset";
+const DRY_RUN: &str = "POST /apis/batch/v1/namespaces/ml/jobs?&dryRun=All&fieldManager=kubectl-jobset";
+
+fn sorted(mut seen: Vec<String>) -> Vec<String> {
+    seen.sort();
+    seen
+}
+
+#[tokio::test]
+async fn diff_dry_runs_each_distinct_template_once_when_jobs_differ() {
+    use kubectl_jobset::commands::diff::DiffFormat;
+    // Two JobSets with the same template, whose Jobs run an older image: one dry run.
+    let api = FakeApi {
+        jobsets: vec![jobset_running("a", "app:v2", &[]), jobset_running("b", "app:v2", &[])],
+        jobs: vec![defaulted_child_job("a", "app:v1", &[]), defaulted_child_job("b", "app:v1", &[])],
+        ..Default::default()
+    };
+    let (seen, probes) = api.diff(DiffFormat::Json).await;
+    let dry_runs = seen.iter().filter(|r| *r == DRY_RUN).count();
+    assert_eq!(dry_runs, 1, "{seen:#?}");
+    let probe = &probes[0];
+    assert_eq!(probe["metadata"]["generateName"], "kubectl-jobset-probe-", "a name that cannot collide");
+    assert!(probe["metadata"].get("name").is_none());
+    assert_eq!(probe["kind"], "Job");
+    assert_eq!(probe["spec"]["template"]["spec"]["containers"][0]["image"], "app:v2");
+}
+
+#[tokio::test]
+async fn diff_of_a_fleet_that_runs_its_spec_makes_no_dry_run_and_reads_history_back_once() {
+    use kubectl_jobset::commands::diff::DiffFormat;
+    // Every JobSet its own template (args), every Job running it.
+    let names = ["a", "b", "c"];
+    let api = FakeApi {
+        jobsets: names.iter().map(|n| jobset_running(n, "app:v1", &["--shard", n])).collect(),
+        jobs: names.iter().map(|n| defaulted_child_job(n, "app:v1", &["--shard", n])).collect(),
+        ..Default::default()
+    };
+    // First look: the three lists, one revision per JobSet, and one read of the fleet's
+    // revisions (the numbers given are checked in one request, not one per JobSet).
+    let (first, _) = api.diff(DiffFormat::Summary).await;
+    assert_eq!(
+        sorted(first),
+        [
+            LIST_REVISIONS,
+            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name+in+%28a%2Cb%2Cc%29&limit=500",
+            LIST_JOBS,
+            GET_RECORDER_LEASE,
+            LIST_JOBSETS,
+            CREATE_REVISION,
+            CREATE_REVISION,
+            CREATE_REVISION,
+        ]
+    );
+    // Steady state: the three lists, nothing else.
+    let (second, _) = api.diff(DiffFormat::Summary).await;
+    assert_eq!(sorted(second), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS]);
+}
+
+#[tokio::test]
+async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
+    use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
+    let (cluster, mut handle, _) = mock_cluster("ml");
+    let server = tokio::spawn(async move {
+        while let Ok(Some((request, send))) =
+            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+        {
+            let (parts, body) = request.into_parts();
+            let body = body.collect_bytes().await.unwrap();
+            let path = parts.uri.path();
+            if parts.method == http::Method::POST && path.ends_with("/jobs") {
+                let probe: Value = serde_json::from_slice(&body).unwrap();
+                if probe["spec"]["template"]["spec"]["containers"][0]["image"] == "bad" {
+                    respond(
+                        send,
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        json!({"kind": "Status", "apiVersion": "v1",
+                        "status": "Failure", "reason": "Invalid", "code": 422,
+                        "message": "Job.batch \"x\" is invalid: spec.template.spec.restartPolicy: Required value"}),
+                    );
+                } else {
+                    respond(send, StatusCode::CREATED, probe);
+                }
+            } else if path.ends_with("/jobsets") {
+                respond(
+                    send,
+                    StatusCode::OK,
+                    list(
+                        vec![jobset_running("bad", "bad", &[]), jobset_running("good", "app:v2", &[])],
+                        None,
+                    ),
+                );
+            } else if path.ends_with("/jobs") {
+                respond(
+                    send,
+                    StatusCode::OK,
+                    list(
+                        vec![
+                            defaulted_child_job("bad", "app:v1", &[]),
+                            defaulted_child_job("good", "app:v1", &[]),
+                        ],
+                        None,
+                    ),
+                );
+            } else if parts.method == http::Method::GET {
+                respond(send, StatusCode::OK, list(vec![], None));
+            } else {
+                respond(
+                    send,
+                    StatusCode::FORBIDDEN,
+                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                    "reason": "Forbidden", "code": 403, "message": "forbidden"}),
+                );
+            }
+        }
     });
     let plan = DiffPlan {
         selection: Selection::new(&[], false, None, "ml").unwrap(),
-        format: DiffFormat::Json,
+        format: DiffFormat::Summary,
         color: false,
         external_diff: None,
         history_limit: 10,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
-    let seen = server.await.unwrap();
-    assert_eq!(
-        seen,
-        [
-            // Each JobSet's history, read again after numbering its first revision.
-            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Da&limit=500",
-            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name%3Db&limit=500",
-            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500",
-            "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
-            // Whether a recorder keeps history (here no Lease could be read: no recorder).
-            "GET /apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubectl-jobset-recorder",
-            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
-            // Each JobSet's spec revision, recorded on first sight.
-            "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",
-            "POST /apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset",
-            // One dry run for the template both JobSets share.
-            "POST /apis/batch/v1/namespaces/ml/jobs?&dryRun=All&fieldManager=kubectl-jobset",
-        ]
+    let error = diff(&cluster, &plan, &mut out, &mut err).await.unwrap_err();
+    server.await.unwrap();
+    assert!(matches!(error, Error::Several { failed: 1, total: 2 }), "{error}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("ml/bad ") && out.contains("Error"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ml/good") && l.contains("1/1") && l.contains("Outdated")),
+        "{out}"
     );
-    let probe = &bodies.lock().unwrap()[0];
-    assert_eq!(probe["metadata"]["generateName"], "kubectl-jobset-probe-", "a name that cannot collide");
-    assert!(probe["metadata"].get("name").is_none());
-    assert_eq!(probe["kind"], "Job");
-    assert_eq!(probe["spec"]["template"]["spec"]["containers"][0]["image"], "app:v1");
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("error: jobset ml/bad could not be compared: replicatedJob w: the API server rejects"),
+        "{err}"
+    );
+    assert!(err.contains("restartPolicy: Required value"), "{err}");
 }
 
 fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
@@ -409,6 +563,72 @@ async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
     assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
     let seen = server.await.unwrap();
     assert_eq!(seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count(), 2);
+}
+
+#[tokio::test]
+async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
+    use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
+    let (cluster, mut handle, _) = mock_cluster("ml");
+    let in_ns = |name: &str, ns: &str| {
+        let mut js = jobset_running(name, "app:v1", &[]);
+        js["metadata"]["namespace"] = json!(ns);
+        js
+    };
+    let server = tokio::spawn(async move {
+        let (mut seen, mut stored) = (Vec::new(), Vec::<Value>::new());
+        while let Ok(Some((request, send))) =
+            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
+        {
+            let (parts, body) = request.into_parts();
+            let body = body.collect_bytes().await.unwrap();
+            let path = parts.uri.path().to_owned();
+            seen.push(format!("{} {path}", parts.method));
+            if parts.method == http::Method::POST && path.contains("/namespaces/locked/") {
+                respond(
+                    send,
+                    StatusCode::FORBIDDEN,
+                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                    "reason": "Forbidden", "code": 403, "details": {"kind": "controllerrevisions", "group": "apps"},
+                    "message": "controllerrevisions.apps is forbidden: User \"carol\" cannot create resource \"controllerrevisions\" in API group \"apps\" in the namespace \"locked\""}),
+                );
+            } else if parts.method == http::Method::POST {
+                let revision: Value = serde_json::from_slice(&body).unwrap();
+                stored.push(revision.clone());
+                respond(send, StatusCode::CREATED, revision);
+            } else if path.ends_with("/controllerrevisions") {
+                respond(send, StatusCode::OK, list(stored.clone(), None));
+            } else if path.ends_with("/jobsets") {
+                let jobsets = vec![
+                    in_ns("a", "locked"),
+                    in_ns("b", "locked"),
+                    in_ns("c", "locked"),
+                    in_ns("d", "open"),
+                ];
+                respond(send, StatusCode::OK, list(jobsets, None));
+            } else {
+                respond(send, StatusCode::OK, list(vec![], None));
+            }
+        }
+        seen
+    });
+    let plan = DiffPlan {
+        selection: Selection::new(&[], true, None, "ml").unwrap(),
+        format: DiffFormat::Summary,
+        color: false,
+        external_diff: None,
+        history_limit: 10,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
+    let seen = server.await.unwrap();
+    let err = String::from_utf8(err).unwrap();
+    assert_eq!(err.matches("warning: history not recorded (read-only)").count(), 1, "once: {err}");
+    assert!(err.contains("\"locked\""), "names the namespace: {err}");
+    let creates = |ns: &str| {
+        seen.iter().filter(|r| r.starts_with(&format!("POST /apis/apps/v1/namespaces/{ns}/"))).count()
+    };
+    assert_eq!(creates("open"), 1, "the other namespace is still recorded: {seen:#?}");
+    assert!((1..=3).contains(&creates("locked")), "{seen:#?}");
 }
 
 /// A torn read, staged exactly: the JobSet is read at attempt 0 (just before a restart),

@@ -57,7 +57,23 @@ pub async fn run(
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
+    write_problems(err, &drifts)?;
+    let failed = drifts.iter().filter(|d| d.error.is_some()).count();
+    if failed > 0 {
+        // After printing the rest: exit 2, as for any diff error.
+        return Err(Error::Several { failed, total: drifts.len() });
+    }
     Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
+}
+
+/// One line per JobSet that could not be compared, with the reason.
+fn write_problems(err: &mut dyn Write, drifts: &[JobSetDrift]) -> Result<()> {
+    for d in drifts {
+        if let Some(why) = &d.error {
+            writeln!(err, "error: jobset {}/{} could not be compared: {why}", d.namespace, d.name)?;
+        }
+    }
+    Ok(())
 }
 
 /// One line per JobSet (`spec_revisions` in the same order; None when not recorded).
@@ -67,6 +83,7 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
         .zip(spec_revisions)
         .map(|(d, revision)| {
             let status = match d.state {
+                _ if d.error.is_some() => "Error",
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
                 State::Compared => "UpToDate",
@@ -177,6 +194,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            error: None,
         }
     }
 
@@ -235,6 +253,30 @@ mod tests {
             }
         );
         assert_eq!((doc.jobsets[1].spec_revision, doc.jobsets[1].outdated_jobs), (None, 0));
+    }
+
+    #[test]
+    fn a_jobset_that_cannot_be_compared_has_its_own_line_and_the_others_are_printed() {
+        let mut broken = drift(&[], "app:v2");
+        broken.name = "broken".into();
+        broken.error = Some("replicatedJob workers: the API server rejects a Job".into());
+        let drifts = [drift(&["train-workers-0"], "app:v1"), broken];
+        let mut out = Vec::new();
+        write_summary(&mut out, &drifts, &[Some(3), None]).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
+        JOBSET      ATTEMPT   OUTDATED   STATUS     SPEC-REVISION
+        ml/train    2         1/4        Outdated   3
+        ml/broken   2         0/4        Error      <none>
+        ");
+        let mut err = Vec::new();
+        write_problems(&mut err, &drifts).unwrap();
+        assert_eq!(
+            String::from_utf8(err).unwrap(),
+            "error: jobset ml/broken could not be compared: replicatedJob workers: the API server rejects a Job\n"
+        );
+        let doc = report(&drifts, &[Some(3), None]);
+        assert_eq!(doc.jobsets[1].error.as_deref(), drifts[1].error.as_deref());
+        assert_eq!(serde_json::to_value(&doc).unwrap()["jobsets"][0].get("error"), None);
     }
 
     #[test]

@@ -51,15 +51,29 @@ pub async fn run(
         recorder: Recorder::Defer,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let observed =
-        observe(cluster, &plan.selection, record, err).await.map_err(|e| refuse_invalid(e, plan))?;
+    let observed = observe(cluster, &plan.selection, record, err).await?;
     let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
-    // Why each JobSet is skipped, if it is: --if-outdated skips JobSets without drift.
-    let skips: Vec<Option<String>> = drifts
+    // What happens instead of a restart, if anything: --if-outdated skips JobSets without
+    // drift, and fails those whose drift is unknown (their templates could not be compared).
+    let skips: Vec<Option<Outcome>> = drifts
         .iter()
-        .map(|d| (plan.if_outdated && !d.has_drift()).then(|| "no template drift".into()))
+        .map(|d| match &d.error {
+            // Its next restart would delete its Jobs and fail to create new ones.
+            Some(why) if crate::restart::spec_rejected(why) => Some(Outcome::Failed(Error::Refused {
+                what: format!("jobset {}/{}", d.namespace, d.name),
+                verb: "restarted",
+                why: crate::restart::no_valid_job(&d.name, why),
+            })),
+            Some(why) if plan.if_outdated => Some(Outcome::Failed(Error::Refused {
+                what: format!("jobset {}/{}", d.namespace, d.name),
+                verb: "restarted",
+                why: format!("--if-outdated cannot tell whether it drifted: {why}"),
+            })),
+            _ if plan.if_outdated && !d.has_drift() => Some(Outcome::Skipped("no template drift".into())),
+            _ => None,
+        })
         .collect();
     write_warnings(&fleet, &skips, plan, err)?;
     confirm_fleet(&fleet, &skips, plan, confirm)?;
@@ -84,20 +98,10 @@ pub async fn run(
     exit_status(outcomes)
 }
 
-/// A template the API server rejects: the restart is refused, saying what it would do.
-fn refuse_invalid(error: Error, plan: &RestartPlan) -> Error {
-    let Error::TemplateRejected { namespace, message } = error else { return error };
-    let (what, name) = match plan.selection.names.as_slice() {
-        [name] => (format!("{RESOURCE_NAME}/{name}"), name.as_str()),
-        _ => (format!("a JobSet in namespace {namespace}"), "NAME"),
-    };
-    Error::Refused { what, verb: "restarted", why: crate::restart::no_valid_job(name, &message) }
-}
-
 /// What each JobSet about to be restarted should warn of (before anyone is asked).
 fn write_warnings(
     fleet: &Fleet,
-    skips: &[Option<String>],
+    skips: &[Option<Outcome>],
     plan: &RestartPlan,
     err: &mut dyn Write,
 ) -> Result<()> {
@@ -116,7 +120,7 @@ fn write_warnings(
 /// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
 fn confirm_fleet(
     fleet: &Fleet,
-    skips: &[Option<String>],
+    skips: &[Option<Outcome>],
     plan: &RestartPlan,
     confirm: Confirm<'_>,
 ) -> Result<()> {
@@ -142,7 +146,7 @@ fn confirm_fleet(
 async fn restart_all(
     cluster: &Cluster,
     fleet: &Fleet,
-    skips: Vec<Option<String>>,
+    skips: Vec<Option<Outcome>>,
     options: &RestartOptions,
     dry_run: DryRun,
 ) -> Vec<Outcome> {
@@ -150,7 +154,7 @@ async fn restart_all(
         futures::stream::iter(fleet.jobsets.iter().zip(skips).enumerate())
             .map(|(i, (jobset, skip))| async move {
                 let outcome = match skip {
-                    Some(why) => Outcome::Skipped(why),
+                    Some(instead) => instead,
                     None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
                 };
                 (i, outcome)

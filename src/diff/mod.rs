@@ -38,6 +38,10 @@ pub struct JobSetDrift {
     pub previous_attempt_jobs: Vec<String>,
     /// Jobs whose restart-attempt label is missing or not an integer.
     pub unlabelled_jobs: Vec<String>,
+    /// Why the JobSet's templates could not be compared (e.g. the API server rejects a Job
+    /// built from one): its problem alone, the other JobSets of a fleet are still compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -138,6 +142,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         replicated_jobs,
         previous_attempt_jobs: sorted.previous,
         unlabelled_jobs: sorted.unlabelled,
+        error: None,
     }
 }
 

@@ -1,10 +1,20 @@
-//! Comparing JobSets with their Jobs: the Job the controller would build now, defaulted
-//! by the API server (one dry run per distinct template and namespace), against each
-//! live Job of the current attempt.
+//! Comparing JobSets with their Jobs: the Job the controller would build now against
+//! each live Job of the current attempt.
+//!
+//! Client side first: each live Job is compared with the spec's template under
+//! client-side defaults (`apply_client_defaults`). When every Job of a replicatedJob
+//! equals that form, the Jobs run the spec: the live Jobs are the API server's defaulting
+//! of some template, the client defaults set only what the server sets where a template
+//! is silent, and defaulting an already defaulted Job changes nothing, so the server would
+//! default the spec to these same Jobs. No dry run is needed then. Only a replicatedJob
+//! whose Jobs differ client-side is dry-run on the server (one server-side dry-run create
+//! per distinct template and namespace), which gives the exact expected Job, so a
+//! difference that is only a default the client does not know never shows as drift, and
+//! a real change is never hidden.
 
 use std::collections::{BTreeMap, HashMap};
 
-use futures::{StreamExt, TryStreamExt};
+use futures::StreamExt;
 use serde_json::Value;
 
 use super::fleet::Fleet;
@@ -13,16 +23,18 @@ use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::diff::{JobSetDrift, State, compare};
 use crate::error::{Error, Result};
-use crate::model::jobset::JobSet;
+use crate::model::jobset::{ChildJob, JobSet, labels};
 
-/// Dry-runs in flight at once.
-const DRY_RUN_CONCURRENCY: usize = 4;
+/// Dry runs in flight at once: well inside the API server's default priority-and-fairness
+/// share for one client, and enough to hide a round trip on a remote link.
+const DRY_RUN_CONCURRENCY: usize = 8;
 
 /// Server-defaulted probe Jobs, one dry run per distinct (namespace, template), shared by
-/// every JobSet and revision that uses the same template.
+/// every JobSet and revision that uses the same template. A template the API server
+/// rejects is kept with the reason, so that only the JobSets using it fail.
 pub struct Defaulter<'c> {
     cluster: &'c Cluster,
-    cache: HashMap<String, Value>,
+    cache: HashMap<String, std::result::Result<Value, String>>,
 }
 
 impl<'c> Defaulter<'c> {
@@ -34,7 +46,14 @@ impl<'c> Defaulter<'c> {
         format!("{namespace}\n{probe}")
     }
 
+    fn key_of(jobset: &JobSet, template: &Value) -> String {
+        Self::key(jobset.namespace(), &probe_job(jobset, template))
+    }
+
     /// Dry-runs, concurrently, every `(namespace, template, suspended)` not cached yet.
+    /// A failure that belongs to one template (the API server rejects it, a webhook in
+    /// its namespace fails) is cached as that template's problem; a failure of the
+    /// connection itself fails the call.
     pub async fn prefetch<'t>(
         &mut self,
         wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
@@ -48,46 +67,141 @@ impl<'c> Defaulter<'c> {
             }
         }
         let cluster = self.cluster;
-        let defaulted: Vec<(String, Value)> = futures::stream::iter(missing)
-            .map(|(key, (namespace, probe))| async move {
-                defaulted_job(cluster, &namespace, probe).await.map(|j| (key, j))
-            })
-            .buffer_unordered(DRY_RUN_CONCURRENCY)
-            .try_collect()
-            .await?;
-        self.cache.extend(defaulted);
+        let answers: Vec<(String, Result<Value>)> =
+            futures::stream::iter(missing)
+                .map(|(key, (namespace, probe))| async move {
+                    (key, defaulted_job(cluster, &namespace, probe).await)
+                })
+                .buffer_unordered(DRY_RUN_CONCURRENCY)
+                .collect()
+                .await;
+        for (key, answer) in answers {
+            match answer {
+                Ok(job) => self.cache.insert(key, Ok(job)),
+                Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e.to_string())),
+                Err(e) => return Err(e),
+            };
+        }
         Ok(())
     }
 
     /// The normalised Job the controller would build from `template` for `jobset`
-    /// (after `prefetch`).
+    /// (after `prefetch`; None when it was not dry-run or the server rejected it).
     pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
-        let probe = probe_job(jobset, template);
-        let mut job = self.cache.get(&Self::key(jobset.namespace(), &probe))?.clone();
+        let mut job = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?.clone();
         add_jobset_specifics(jobset, &mut job);
         Some(normalize(&job))
     }
+
+    /// Why `template` could not be dry-run for `jobset`, if it could not.
+    pub fn problem(&self, jobset: &JobSet, template: &Value) -> Option<&str> {
+        self.cache.get(&Self::key_of(jobset, template))?.as_ref().err().map(String::as_str)
+    }
 }
 
-/// Drift for every JobSet in the fleet.
+/// The Job the controller would build from `template` for `jobset`, defaulted on the
+/// client side only, normalised.
+pub fn client_expected(jobset: &JobSet, template: &Value) -> Normalized {
+    let mut job = probe_job(jobset, template);
+    apply_client_defaults(&mut job);
+    add_jobset_specifics(jobset, &mut job);
+    normalize(&job)
+}
+
+/// Whether the server must confirm a replicatedJob: some Job of it (of any attempt, which
+/// is stricter than comparing the current attempt's only) differs from the client-side
+/// form, in its template or its scale.
+pub fn needs_server(client: &Normalized, jobs: &[&ChildJob]) -> bool {
+    jobs.iter().any(|job| {
+        *job.template != client.template
+            || job.parallelism != client.parallelism
+            || job.completions != client.completions
+    })
+}
+
+/// The Jobs of `jobset` labelled with replicatedJob `name`.
+fn jobs_of_replicated_job<'f>(fleet: &'f Fleet, jobset: &JobSet, name: &str) -> Vec<&'f ChildJob> {
+    fleet.jobs_of(jobset).iter().filter(|j| j.label(labels::REPLICATED_JOB) == Some(name)).collect()
+}
+
+/// Drift for every JobSet in the fleet. A JobSet whose templates the API server rejects
+/// gets its problem in `error`, with no template comparison; the others are compared.
 pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
-    let compared = || fleet.jobsets.iter().filter(|js| crate::diff::state_of(js) == State::Compared);
-    defaulter
-        .prefetch(compared().flat_map(|js| js.spec.replicated_jobs.iter().map(move |r| (js, &r.template))))
-        .await?;
+    let client_forms: Vec<Vec<Option<Normalized>>> = fleet
+        .jobsets
+        .iter()
+        .map(|js| {
+            js.spec
+                .replicated_jobs
+                .iter()
+                .map(|r| {
+                    let client = client_expected(js, &r.template);
+                    (!needs_server(&client, &jobs_of_replicated_job(fleet, js, &r.name))).then_some(client)
+                })
+                .collect()
+        })
+        .collect();
+    let to_confirm: Vec<(&JobSet, &Value)> = fleet
+        .jobsets
+        .iter()
+        .zip(&client_forms)
+        .filter(|(js, _)| crate::diff::state_of(js) == State::Compared)
+        .flat_map(|(js, forms)| {
+            js.spec
+                .replicated_jobs
+                .iter()
+                .zip(forms)
+                .filter(|(_, f)| f.is_none())
+                .map(move |(r, _)| (js, &r.template))
+        })
+        .collect();
+    defaulter.prefetch(to_confirm).await?;
     Ok(fleet
         .jobsets
         .iter()
-        .map(|jobset| {
-            let expected: BTreeMap<String, Normalized> = jobset
-                .spec
-                .replicated_jobs
-                .iter()
-                .filter_map(|r| defaulter.expected(jobset, &r.template).map(|n| (r.name.clone(), n)))
-                .collect();
-            compare(jobset, fleet.jobs_of(jobset), &expected)
+        .zip(client_forms)
+        .map(|(jobset, forms)| {
+            let mut problems = Vec::new();
+            let mut expected: BTreeMap<String, Normalized> = BTreeMap::new();
+            for (r, client) in jobset.spec.replicated_jobs.iter().zip(forms) {
+                let want = match client {
+                    Some(client) => Some(client),
+                    None => {
+                        if let Some(why) = defaulter.problem(jobset, &r.template) {
+                            problems.push(format!("replicatedJob {}: {why}", r.name));
+                        }
+                        defaulter.expected(jobset, &r.template)
+                    }
+                };
+                if let Some(want) = want {
+                    expected.insert(r.name.clone(), want);
+                }
+            }
+            if problems.is_empty() {
+                compare(jobset, fleet.jobs_of(jobset), &expected)
+            } else {
+                // Compare nothing rather than part of the JobSet: its problem is the answer.
+                let mut drift = compare(jobset, fleet.jobs_of(jobset), &BTreeMap::new());
+                drift.error = Some(problems.join("; "));
+                drift
+            }
         })
         .collect())
+}
+
+/// Errors that concern one template or namespace, not the connection to the cluster.
+fn belongs_to_one_template(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Usage(_)
+            | Error::TemplateRejected { .. }
+            | Error::Api { .. }
+            | Error::ServerFailure { .. }
+            | Error::Conflict { .. }
+            | Error::Forbidden { .. }
+            | Error::NotFound { .. }
+            | Error::Throttled { .. }
+    )
 }
 
 /// The probe Job as the API server would default it.
@@ -111,5 +225,96 @@ async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> 
             Err(Error::TemplateRejected { namespace: namespace.to_owned(), message })
         }
         Err(other) => Err(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::normalize::normalize_child;
+    use serde_json::json;
+
+    fn jobset(container: Value) -> JobSet {
+        JobSet::from_raw(json!({
+            "metadata": {"name": "js", "namespace": "ml", "uid": "u"},
+            "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
+                "template": {"spec": {"restartPolicy": "OnFailure", "containers": [container]}}}}}]}
+        }))
+        .unwrap()
+    }
+
+    /// A live Job as the API server stores it: the template with every default it adds.
+    fn live_job(image: &str, extra_pod_spec: Value) -> ChildJob {
+        let mut pod = json!({"restartPolicy": "OnFailure", "dnsPolicy": "ClusterFirst",
+            "schedulerName": "default-scheduler", "securityContext": {}, "terminationGracePeriodSeconds": 30,
+            "containers": [{"name": "main", "image": image, "imagePullPolicy": "IfNotPresent", "resources": {},
+                "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}]});
+        for (k, v) in extra_pod_spec.as_object().unwrap() {
+            pod[k] = v.clone();
+        }
+        normalize_child(
+            serde_json::from_value(json!({
+                "metadata": {"name": "js-w-0", "labels": {"jobset.sigs.k8s.io/replicatedjob-name": "w",
+                    "jobset.sigs.k8s.io/restart-attempt": "0", "jobset.sigs.k8s.io/job-index": "0"}},
+                "spec": {"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "backoffLimit": 6,
+                    "podReplacementPolicy": "TerminatingOrFailed", "suspend": false, "manualSelector": false,
+                    "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "x"}},
+                    "template": {"metadata": {"labels": {"job-name": "js-w-0", "batch.kubernetes.io/job-name": "js-w-0"}},
+                        "spec": pod}}
+            }))
+            .unwrap(),
+        )
+    }
+
+    fn decide(js: &JobSet, jobs: &[ChildJob]) -> bool {
+        let client = client_expected(js, &js.spec.replicated_jobs[0].template);
+        needs_server(&client, &jobs.iter().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn jobs_that_run_the_spec_need_no_dry_run() {
+        let js = jobset(json!({"name": "main", "image": "app:v1"}));
+        assert!(!decide(&js, &[live_job("app:v1", json!({}))]));
+        // A default written out in the spec is the same template to the server.
+        let js = jobset(json!({"name": "main", "image": "app:v1", "imagePullPolicy": "IfNotPresent"}));
+        assert!(!decide(&js, &[live_job("app:v1", json!({}))]));
+        // No Jobs: nothing to compare, nothing to confirm.
+        assert!(!decide(&js, &[]));
+    }
+
+    #[test]
+    fn a_real_change_always_goes_to_the_server() {
+        let js = jobset(json!({"name": "main", "image": "app:v2"}));
+        assert!(decide(&js, &[live_job("app:v1", json!({}))]));
+        // One Job of several is enough.
+        assert!(decide(&js, &[live_job("app:v2", json!({})), live_job("app:v1", json!({}))]));
+        // A field the template no longer sets.
+        let js = jobset(json!({"name": "main", "image": "app:v1"}));
+        assert!(decide(&js, &[live_job("app:v1", json!({"priorityClassName": "high"}))]));
+    }
+
+    #[test]
+    fn what_the_client_cannot_default_goes_to_the_server() {
+        // A default only the server (or a mutating webhook) knows: the server decides,
+        // so it never shows as drift and never hides one.
+        let js = jobset(json!({"name": "main", "image": "app:v1"}));
+        assert!(decide(&js, &[live_job("app:v1", json!({"enableServiceLinks": true}))]));
+        let mut scaled = live_job("app:v1", json!({}));
+        scaled.parallelism = Some(3);
+        assert!(decide(&js, &[scaled]), "scale differences are confirmed too");
+        // A template without restartPolicy defaults to Always client-side, which no live Job
+        // can have: the server is asked, and rejects it.
+        let mut js = jobset(json!({"name": "main", "image": "app:v1"}));
+        js.spec.replicated_jobs[0].template["spec"]["template"]["spec"]
+            .as_object_mut()
+            .unwrap()
+            .remove("restartPolicy");
+        assert!(decide(&js, &[live_job("app:v1", json!({}))]));
+    }
+
+    #[test]
+    fn only_per_template_failures_stay_with_their_jobset() {
+        assert!(belongs_to_one_template(&Error::Usage("the API server rejects a Job".into())));
+        assert!(!belongs_to_one_template(&Error::Unauthorized { server: "https://k".into() }));
     }
 }

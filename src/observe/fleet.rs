@@ -149,7 +149,7 @@ impl Interner {
 }
 
 /// `label in (a,b)` when JobSet names are known, else every object with the label.
-fn label_selector_for(label: &str, names: &[String]) -> String {
+pub(crate) fn label_selector_for(label: &str, names: &[String]) -> String {
     // Label values are at most 63 characters; longer names fall back to "has the label".
     let expression = if names.is_empty() || names.iter().any(|n| n.len() > 63) {
         Expression::Exists(label.to_owned())

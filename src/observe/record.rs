@@ -4,6 +4,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
+use std::sync::Mutex;
+
+use futures::StreamExt;
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use serde_json::Value;
@@ -87,9 +90,16 @@ async fn prefetch_revision_templates(
     defaulter.prefetch(candidates).await
 }
 
+/// History writes in flight at once: enough to hide the round trip of a remote API
+/// server on a first look at a fleet, few enough to stay well inside one client's share
+/// of the API server's priority-and-fairness limits.
+const WRITE_CONCURRENCY: usize = 16;
+
 /// Records each JobSet's observation, keeping `histories` current with what the server
-/// stores, for the JobSets this process records (`RecordOptions::records`). A JobSet whose history cannot be written gets a warning; a refusal (RBAC)
-/// stops recording for all, since the others would be refused too.
+/// stores, for the JobSets this process records (`RecordOptions::records`). JobSets are
+/// written concurrently (bounded), each JobSet's writes in order. A JobSet whose history
+/// cannot be written gets a warning; a refusal (RBAC) stops recording in that namespace,
+/// since its other JobSets would be refused too.
 async fn write_histories(
     cluster: &Cluster,
     defaulter: &Defaulter<'_>,
@@ -100,23 +110,70 @@ async fn write_histories(
     err: &mut dyn Write,
 ) -> Result<()> {
     let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    for (jobset, drift) in fleet.jobsets.iter().zip(drifts).filter(|(js, _)| options.records(js)) {
-        let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
-        let observation = Observation {
-            jobset,
-            running: running_state(defaulter, fleet, jobset, drift, &revisions),
-            change_cause: options.cause.clone(),
-            history_limit: options.history_limit,
-            now: now.clone(),
-            foreign: foreign_names(fleet, jobset),
-        };
-        match write_history(cluster, &observation, revisions, err).await {
-            Ok(updated) => {
-                histories.insert(jobset.uid().to_owned(), updated);
+    let observations: Vec<Observation> = fleet
+        .jobsets
+        .iter()
+        .zip(drifts)
+        .filter(|(jobset, _)| options.records(jobset))
+        .map(|(jobset, drift)| {
+            let revisions = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+            Observation {
+                jobset,
+                // A JobSet that could not be compared runs something unknown.
+                running: match drift.error {
+                    Some(_) => Running::Unknown,
+                    None => running_state(defaulter, fleet, jobset, drift, revisions),
+                },
+                change_cause: options.cause.clone(),
+                history_limit: options.history_limit,
+                now: now.clone(),
+                foreign: foreign_names(fleet, jobset),
             }
-            Err(e @ Error::Forbidden { .. }) => {
-                writeln!(err, "warning: history not recorded (read-only): {e}")?;
-                return Ok(());
+        })
+        .collect();
+    // Namespaces where writing history is forbidden, with the first refusal.
+    let refused: Mutex<BTreeMap<String, Error>> = Mutex::new(BTreeMap::new());
+    let is_refused = |ns: &str| refused.lock().is_ok_and(|r| r.contains_key(ns));
+    // Filtered as each JobSet's turn comes, so a refused namespace costs few requests.
+    let mut outcomes: Vec<(usize, Result<Written>, Vec<u8>)> =
+        futures::stream::iter(observations.iter().enumerate())
+            .filter(|(_, o)| std::future::ready(!is_refused(o.jobset.namespace())))
+            .map(|(i, observation)| {
+                let revisions = histories.get(observation.jobset.uid()).cloned().unwrap_or_default();
+                let refused = &refused;
+                async move {
+                    let mut warnings = Vec::new();
+                    let namespace = observation.jobset.namespace();
+                    let outcome = match write_history(cluster, observation, revisions, &mut warnings).await {
+                        Err(e @ Error::Forbidden { .. }) => {
+                            if let Ok(mut r) = refused.lock() {
+                                r.entry(namespace.to_owned()).or_insert(e);
+                            }
+                            Ok(Written { revisions: vec![], gave_numbers: false })
+                        }
+                        other => other,
+                    };
+                    (i, outcome, warnings)
+                }
+            })
+            .buffer_unordered(WRITE_CONCURRENCY)
+            .collect()
+            .await;
+    outcomes.sort_by_key(|(i, _, _)| *i);
+    let refused = refused.into_inner().unwrap_or_default();
+    let mut numbered = Vec::new();
+    for (i, outcome, warnings) in outcomes {
+        err.write_all(&warnings)?;
+        let jobset = observations[i].jobset;
+        if refused.contains_key(jobset.namespace()) {
+            continue;
+        }
+        match outcome {
+            Ok(written) => {
+                if written.gave_numbers {
+                    numbered.push(i);
+                }
+                histories.insert(jobset.uid().to_owned(), written.revisions);
             }
             Err(e) => writeln!(
                 err,
@@ -126,8 +183,119 @@ async fn write_histories(
             )?,
         }
     }
+    for e in refused.values() {
+        writeln!(err, "warning: history not recorded (read-only): {e}")?;
+    }
+    settle_numbers(cluster, &observations, numbered, histories, err).await
+}
+
+/// What one JobSet's writes left stored, and whether they gave a revision a number.
+struct Written {
+    revisions: Vec<Revision>,
+    gave_numbers: bool,
+}
+
+/// Numbers are given from what was read, so a concurrent writer may have given the same
+/// number to another revision of the same JobSet. One read of the revisions of every
+/// JobSet that got a number (one paginated LIST for the whole fleet, not one per JobSet)
+/// finds those; the later revision of each duplicate moves past the highest number
+/// (guarded by its current one), and the fleet is read once more after such a move.
+async fn settle_numbers(
+    cluster: &Cluster,
+    observations: &[Observation<'_>],
+    mut pending: Vec<usize>,
+    histories: &mut Histories,
+    err: &mut dyn Write,
+) -> Result<()> {
+    for _ in 0..MAX_TRIES {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let jobsets: Vec<&JobSet> = pending.iter().map(|&i| observations[i].jobset).collect();
+        let stored = match list_revisions_of(cluster, &jobsets).await {
+            Ok(stored) => stored,
+            Err(e) => {
+                writeln!(err, "warning: recorded history could not be read back to check its numbers: {e}")?;
+                return Ok(());
+            }
+        };
+        let mut by_owner: HashMap<&str, Vec<std::result::Result<Revision, String>>> = HashMap::new();
+        for object in &stored {
+            for owner in object.metadata.owner_references.as_deref().unwrap_or_default() {
+                if let Some(jobset) = jobsets.iter().find(|js| js.uid() == owner.uid) {
+                    by_owner.entry(jobset.uid()).or_default().push(history::parse(object, jobset.uid()));
+                }
+            }
+        }
+        let mut work = Vec::new();
+        for &i in &pending {
+            let observation = &observations[i];
+            let uid = observation.jobset.uid();
+            let revisions = readable(by_owner.remove(uid).unwrap_or_default(), err)?;
+            let mut writes = history::plan_writes(observation, &revisions);
+            if writes.is_empty() {
+                writes = history::renumber_duplicates(&revisions);
+            }
+            histories.insert(uid.to_owned(), revisions.clone());
+            if !writes.is_empty() {
+                work.push((i, writes, revisions));
+            }
+        }
+        let done: Vec<(usize, Result<Vec<Revision>>)> = futures::stream::iter(work)
+            .map(|(i, writes, mut revisions)| async move {
+                let jobset = observations[i].jobset;
+                for write in &writes {
+                    match perform(cluster, jobset, write, &mut revisions).await {
+                        Ok(()) => {}
+                        // Someone else moved it first: the next read shows where it is.
+                        Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => break,
+                        Err(e) => return (i, Err(e)),
+                    }
+                }
+                (i, Ok(revisions))
+            })
+            .buffer_unordered(WRITE_CONCURRENCY)
+            .collect()
+            .await;
+        pending = Vec::new();
+        for (i, result) in done {
+            let jobset = observations[i].jobset;
+            match result {
+                Ok(revisions) => {
+                    histories.insert(jobset.uid().to_owned(), revisions);
+                    pending.push(i);
+                }
+                Err(e) => writeln!(
+                    err,
+                    "warning: history of jobset {}/{} not renumbered: {e}",
+                    jobset.namespace(),
+                    jobset.name()
+                )?,
+            }
+        }
+        pending.sort_unstable();
+    }
     Ok(())
 }
+
+/// The stored revisions of `jobsets` in one paginated LIST: in their namespace when they
+/// share one, by name when they are few.
+async fn list_revisions_of(cluster: &Cluster, jobsets: &[&JobSet]) -> Result<Vec<ControllerRevision>> {
+    let namespace =
+        jobsets.first().map(|js| js.namespace()).filter(|ns| jobsets.iter().all(|js| js.namespace() == *ns));
+    let mut names: Vec<String> = jobsets.iter().map(|js| js.name().to_owned()).collect();
+    names.sort();
+    names.dedup();
+    // A long `in (...)` list would make a long URL; past a few names, list them all.
+    if names.len() > MAX_NAMES_IN_SELECTOR {
+        names.clear();
+    }
+    let selector = super::fleet::label_selector_for(history::JOBSET_LABEL, &names);
+    cluster.list_revisions(namespace, &selector).await
+}
+
+/// Past this many JobSets, the read-back lists every revision in scope instead.
+const MAX_NAMES_IN_SELECTOR: usize = 50;
 
 /// The number of the revision that holds the JobSet's spec, if recorded.
 pub fn spec_revision(histories: &Histories, jobset: &JobSet) -> Option<i64> {
@@ -279,28 +447,24 @@ pub async fn reread_torn(
     Ok(())
 }
 
-/// Plans and performs the writes for one JobSet, re-reading only after a lost race,
+/// Plans and performs the writes for one JobSet, re-reading it only after a lost race,
 /// a lost answer (the write may have landed) or throttling. The server's answers keep
-/// the in-memory revisions current without another list.
+/// the in-memory revisions current without another list; whether the numbers given
+/// are unique is checked for the whole fleet afterwards (`settle_numbers`).
 async fn write_history(
     cluster: &Cluster,
     observation: &Observation<'_>,
     mut revisions: Vec<Revision>,
     err: &mut dyn Write,
-) -> Result<Vec<Revision>> {
+) -> Result<Written> {
     let jobset = observation.jobset;
-    // Numbers are given from what was read, so after giving one the store is read again:
-    // a concurrent writer may have given the same number, and one of us moves it.
-    let mut check_numbers = false;
+    let mut gave_numbers = false;
     for tries in 1..=MAX_TRIES {
-        let mut writes = history::plan_writes(observation, &revisions);
-        if writes.is_empty() && check_numbers {
-            writes = history::renumber_duplicates(&revisions);
-        }
+        let writes = history::plan_writes(observation, &revisions);
         let mut lost_race = false;
         for write in &writes {
             match perform(cluster, jobset, write, &mut revisions).await {
-                Ok(()) => {}
+                Ok(()) => gave_numbers |= write.assigns_number(),
                 Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => {
                     lost_race = true;
                     break;
@@ -308,24 +472,39 @@ async fn write_history(
                 // Throttled, or the answer was lost: wait, then plan again from what is
                 // stored (a create that landed is listed, and is not made twice).
                 Err(e) if tries < MAX_TRIES && write_failure(&e) != WriteFailure::Final => {
-                    tokio::time::sleep(write_backoff(tries)).await;
+                    let wait = write_backoff(tries);
+                    let after = match write_failure(&e) {
+                        WriteFailure::Throttled => "429 Too Many Requests".to_owned(),
+                        _ => e.to_string(),
+                    };
+                    cluster.log.note(
+                        6,
+                        &format!(
+                            "retrying the history of jobset {}/{} after {after} (try {} of {MAX_TRIES}, in {} ms)",
+                            jobset.namespace(),
+                            jobset.name(),
+                            tries + 1,
+                            wait.as_millis()
+                        ),
+                    );
+                    tokio::time::sleep(wait).await;
                     lost_race = true;
+                    gave_numbers |= write.assigns_number();
                     break;
                 }
                 Err(e) => return Err(e),
             }
         }
-        check_numbers = writes.iter().any(StoreWrite::assigns_number);
-        if !lost_race && !check_numbers {
-            return Ok(revisions);
+        if !lost_race {
+            return Ok(Written { revisions, gave_numbers });
         }
-        // Someone recorded at the same time (or our write's answer was lost, or we gave a
-        // number): start again from what is stored now.
+        // Someone recorded at the same time (or our write's answer was lost): start again
+        // from what is stored now.
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
         let stored = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
         revisions = parse_revisions(&stored, jobset, err)?;
     }
-    Ok(revisions)
+    Ok(Written { revisions, gave_numbers })
 }
 
 /// One history write; `revisions` follows what the server stored or deleted.
@@ -409,6 +588,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            error: None,
         }
     }
 

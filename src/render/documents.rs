@@ -57,6 +57,9 @@ pub struct JobSetDiff {
     pub replicated_jobs: Vec<ReplicatedJobDiff>,
     pub previous_attempt_jobs: Vec<String>,
     pub unlabelled_jobs: Vec<String>,
+    /// Why the JobSet could not be compared, when it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 impl JobSetDiff {
@@ -73,6 +76,7 @@ impl JobSetDiff {
             replicated_jobs: d.replicated_jobs.iter().map(ReplicatedJobDiff::from).collect(),
             previous_attempt_jobs: d.previous_attempt_jobs.clone(),
             unlabelled_jobs: d.unlabelled_jobs.clone(),
+            error: d.error.clone(),
         }
     }
 }

@@ -106,6 +106,12 @@ fn per_job_counted_restarts(jobset: &JobSet) -> i32 {
 
 /// Why a JobSet whose spec cannot produce a valid Job is not restarted (`api_message`:
 /// the API server's answer to the Job its template makes).
+/// True when a JobSet's comparison problem (`JobSetDrift::error`) is the API server
+/// rejecting a Job built from its spec (`Error::TemplateRejected`, kept as text per JobSet).
+pub fn spec_rejected(problem: &str) -> bool {
+    problem.contains("the API server rejects a Job built from")
+}
+
 pub fn no_valid_job(jobset: &str, api_message: &str) -> String {
     format!(
         "its spec cannot produce a valid Job (the API server rejects a Job built from its template: {api_message}). \

@@ -21,9 +21,11 @@ async fn a_fresh_jobset_with_many_pod_features_has_no_drift() {
     ns.wait_for_attempt_jobs("broad", 0, 3).await;
     let out = ns.plugin(&["diff", "broad"]);
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
-    let out = ns.plugin(&["diff", "broad", "-o", "json"]);
+    let out = ns.plugin(&["diff", "broad", "-o", "json", "-v=6"]);
     let doc: DiffDocument = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!((doc.jobsets[0].total_jobs, doc.jobsets[0].drift), (3, false));
+    // Every Job equals its spec under client-side defaults, so the server is not asked.
+    assert_eq!(out.stderr.matches("dryRun=All").count(), 0, "{}", out.stderr);
 }
 
 #[tokio::test]
@@ -41,7 +43,6 @@ async fn without_create_permission_client_defaults_are_noise_free_too() {
         &[],
     );
     assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{out:?}");
-    assert!(out.stderr.contains("client-side defaults"), "-v says so: {out:?}");
 
     patch(
         &ns,
@@ -50,10 +51,16 @@ async fn without_create_permission_client_defaults_are_noise_free_too() {
             r#"[{{"op":"replace","path":"{WORKER_CONTAINER}/image","value":"registry.example.com:5000/ml/trainer:v2"}}]"#
         ),
     );
-    let out =
-        run_plugin(&["diff", "broad", "-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()], None, &[]);
+    // The Jobs now differ from the spec: the server is asked to confirm, refuses, and the
+    // comparison falls back to client-side defaults (-v says so).
+    let out = run_plugin(
+        &["diff", "broad", "-v=1", "-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()],
+        None,
+        &[],
+    );
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stdout.contains("+        image: registry.example.com:5000/ml/trainer:v2"), "{out:?}");
+    assert!(out.stderr.contains("client-side defaults"), "-v says so: {out:?}");
 }
 
 #[tokio::test]
