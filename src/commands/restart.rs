@@ -61,11 +61,13 @@ pub async fn run(
         .iter()
         .map(|d| match &d.error {
             // Its next restart would delete its Jobs and fail to create new ones.
-            Some(why) if crate::restart::spec_rejected(why) => Some(Outcome::Failed(Error::Refused {
-                what: format!("jobset {}/{}", d.namespace, d.name),
-                verb: "restarted",
-                why: crate::restart::no_valid_job(&d.name, why),
-            })),
+            Some(why) if let Some(rejection) = crate::restart::spec_rejection(why) => {
+                Some(Outcome::Failed(Error::Refused {
+                    what: format!("jobset {}/{}", d.namespace, d.name),
+                    verb: "restarted",
+                    why: crate::restart::no_valid_job(&d.name, &rejection),
+                }))
+            }
             Some(why) if plan.if_outdated => Some(Outcome::Failed(Error::Refused {
                 what: format!("jobset {}/{}", d.namespace, d.name),
                 verb: "restarted",

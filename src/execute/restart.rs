@@ -71,6 +71,16 @@ pub async fn restart_one(
     for tries in 1..=MAX_ATTEMPTS {
         let (ops, from, to) = match next_patch(&current, jobs, options, &what, dry_run) {
             Ok(patch) => patch,
+            Err(outcome) if tries == 1 && deleting_jobs_of(jobs, seen_attempt) => {
+                // The attempt we read is being torn down: someone restarted it after our
+                // read. One more read tells "already restarted" from a real refusal.
+                match reread(cluster, &current).await {
+                    Ok(fresh) if fresh.attempt() > seen_attempt => {
+                        return Outcome::AlreadyRestarted { attempt: fresh.attempt() };
+                    }
+                    _ => return outcome,
+                }
+            }
             Err(outcome) => return outcome,
         };
         let error = match send(cluster, &current, &ops, dry_run).await {
@@ -108,6 +118,11 @@ pub async fn restart_one(
         }
     }
     Outcome::Failed(last_error.unwrap_or_else(|| kept_changing(what)))
+}
+
+/// Jobs of `attempt` that are being deleted: a restart of it has begun.
+fn deleting_jobs_of(jobs: &[ChildJob], attempt: i32) -> bool {
+    jobs.iter().any(|job| job.is_deleting() && job.attempt() == Some(attempt))
 }
 
 /// The guarded status patch (`dryRun=All` for a server dry run).

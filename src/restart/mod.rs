@@ -106,10 +106,15 @@ fn per_job_counted_restarts(jobset: &JobSet) -> i32 {
 
 /// Why a JobSet whose spec cannot produce a valid Job is not restarted (`api_message`:
 /// the API server's answer to the Job its template makes).
-/// True when a JobSet's comparison problem (`JobSetDrift::error`) is the API server
-/// rejecting a Job built from its spec (`Error::TemplateRejected`, kept as text per JobSet).
-pub fn spec_rejected(problem: &str) -> bool {
-    problem.contains("the API server rejects a Job built from")
+/// The API server's own words when a JobSet's comparison problem (`JobSetDrift::error`,
+/// kept as text per JobSet) is its rejecting a Job built from the spec
+/// (`Error::TemplateRejected`), e.g. `replicatedJob w: Job.batch … is invalid: …`.
+pub fn spec_rejection(problem: &str) -> Option<String> {
+    const MARKER: &str = "the API server rejects a Job built from the JobSet template in namespace ";
+    let at = problem.find(MARKER)?;
+    let rest = &problem[at + MARKER.len()..];
+    let message = rest.split_once("\": ").map_or(rest, |(_, m)| m);
+    Some(format!("{}{message}", &problem[..at]))
 }
 
 pub fn no_valid_job(jobset: &str, api_message: &str) -> String {
@@ -428,6 +433,16 @@ mod tests {
     }
 
     const NOW: &str = "2026-11-30T12:00:00Z";
+
+    #[test]
+    fn a_rejected_spec_is_told_in_the_api_servers_words() {
+        let problem = "replicatedJob w: the API server rejects a Job built from the JobSet template in namespace \"ml\": Job.batch \"p\" is invalid: restartPolicy: Required value";
+        assert_eq!(
+            spec_rejection(problem).as_deref(),
+            Some("replicatedJob w: Job.batch \"p\" is invalid: restartPolicy: Required value")
+        );
+        assert_eq!(spec_rejection("replicatedJob w: the server is currently unable to handle the request"), None);
+    }
 
     #[test]
     fn restart_bumps_attempt_with_a_test_guard_and_a_condition() {

@@ -215,11 +215,14 @@ async fn a_jobset_that_cannot_be_compared_is_reported_alone_and_the_others_are_c
     let broken = doc["jobsets"].as_array().unwrap().iter().find(|j| j["name"] == "broken").unwrap();
     assert!(broken["error"].as_str().unwrap().contains("restartPolicy"), "{doc}");
 
-    // restart --if-outdated cannot tell for the broken one: it says so and restarts the drifted one.
+    // restart refuses the broken one (its next restart would leave it with no Jobs), says
+    // why in the API server's words, and restarts the drifted one.
     let out = ns.plugin(&["restart", "broken", "drifted", "fine", "--if-outdated", "--yes"]);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stdout.contains("drifted restarted (attempt 0 → 1)"), "{out:?}");
-    assert!(out.stderr.contains("--if-outdated cannot tell whether it drifted"), "{out:?}");
+    assert!(out.stderr.contains("broken not restarted: its spec cannot produce a valid Job"), "{out:?}");
+    assert!(out.stderr.contains("its template: replicatedJob workers: Job.batch"), "{out:?}");
+    assert!(out.stderr.contains("restartPolicy: Required value"), "{out:?}");
     assert_eq!(ns.jobset("broken").await["status"]["restarts"].as_i64().unwrap_or(0), 0);
     assert_eq!(ns.jobset("fine").await["status"]["restarts"].as_i64().unwrap_or(0), 0);
 }

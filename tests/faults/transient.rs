@@ -562,7 +562,11 @@ async fn diff_through_transient_faults() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("transient-diff").await;
     one_job_jobset(&ns, "train").await;
-    let without = direct(&ns, &["diff", "train"]);
+    // Drift, so that diff confirms it with a dry run (a JobSet whose Jobs run its spec
+    // needs none) and the dry-run faults are met.
+    set_image(&ns, "train", "busybox:1.37");
+    let without = ns.plugin(&["diff", "train"]);
+    assert_eq!(without.code, 1, "drift: {without:?}");
     let mut findings = Findings::default();
     for case in cases(Target::ListJobs, Times::Once, &READS).chain(cases(Target::DryRun, Times::Once, &READS))
     {
