@@ -39,6 +39,7 @@ pub enum CommandPlan {
     Restart(restart::RestartPlan, Prompt),
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
+    Recorder(crate::recorder::RecorderPlan),
 }
 
 impl CommandPlan {
@@ -50,6 +51,12 @@ impl CommandPlan {
             CommandPlan::Restart(p, _) => &mut p.selection,
             CommandPlan::History(p) => &mut p.selection,
             CommandPlan::Rollback(p, _) => &mut p.selection,
+            CommandPlan::Recorder(p) => {
+                if p.namespace.as_deref() == Some("") {
+                    p.namespace = Some(namespace.to_owned());
+                }
+                return self;
+            }
         };
         *selection = std::mem::take(selection).in_default_namespace(namespace);
         self
@@ -72,6 +79,7 @@ impl CommandPlan {
             CommandPlan::Rollback(plan, prompt) => {
                 rollback::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
+            CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
         }
     }
 }
