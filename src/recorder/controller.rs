@@ -96,6 +96,12 @@ struct Shared<'a> {
     /// Per JobSet UID: revisions we wrote (name, resourceVersion) that the store must show
     /// before the JobSet is planned again, until the deadline.
     expected: RefCell<HashMap<String, Expected>>,
+    /// Per JobSet: the hash of the templates of the last version the watch delivered, and
+    /// the versions with other templates delivered since its last reconcile. The store
+    /// holds only the latest; these let a quick succession of edits (v3, then v4 before
+    /// the worker got to v3) record every template, in order.
+    last_templates: RefCell<HashMap<Key, String>>,
+    versions: RefCell<HashMap<Key, Vec<JobSet>>>,
 }
 
 impl Shared<'_> {
@@ -129,6 +135,51 @@ impl Shared<'_> {
         }
         drop(queue);
         self.wake.notify_one();
+    }
+
+    /// Notes a version of a JobSet as the watch delivers it.
+    fn remember(&self, jobset: &JobSet) {
+        let key = Key::new(jobset.namespace(), jobset.name());
+        let hash = history::hash(&history::templates_of(jobset));
+        let mut last = self.last_templates.borrow_mut();
+        if last.get(&key) != Some(&hash) {
+            last.insert(key.clone(), hash);
+            self.versions.borrow_mut().entry(key).or_default().push(jobset.clone());
+        }
+    }
+
+    fn forget(&self, key: &Key) {
+        self.last_templates.borrow_mut().remove(key);
+        self.versions.borrow_mut().remove(key);
+    }
+
+    /// The oldest version of the JobSet delivered since its last reconcile whose templates
+    /// are neither the current ones nor recorded, as `current` with those templates (and
+    /// that version's change cause). The rest stay for the next reconciles.
+    fn unrecorded_version(&self, current: &JobSet, recorded: &[ControllerRevision]) -> Option<JobSet> {
+        let key = Key::new(current.namespace(), current.name());
+        let mut versions = self.versions.borrow_mut();
+        let pending = versions.remove(&key)?;
+        let now = history::templates_of(current);
+        let mut rest: Vec<JobSet> = pending
+            .into_iter()
+            .filter(|v| {
+                let templates = history::templates_of(v);
+                !history::same_templates(&templates, &now)
+                    && !recorded
+                        .iter()
+                        .filter_map(|r| history::parse(r, current.uid()).ok())
+                        .any(|r| history::same_templates(&r.templates, &templates))
+            })
+            .collect();
+        if rest.is_empty() {
+            return None;
+        }
+        let oldest = rest.remove(0);
+        if !rest.is_empty() {
+            versions.insert(key, rest);
+        }
+        with_templates_of(current, &oldest)
     }
 
     fn synced(&self) -> bool {
@@ -205,6 +256,8 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         jobs: job_store,
         revisions: revision_store,
         expected: RefCell::default(),
+        last_templates: RefCell::default(),
+        versions: RefCell::default(),
     };
     let scope = match (&plan.namespace, &plan.selector) {
         (Some(ns), Some(s)) => format!("namespace {ns} matching {s:?}"),
@@ -226,12 +279,27 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     let options = RecordOptions { history_limit: plan.history_limit, cause: None };
     let watches = async {
         tokio::join!(
-            drive(&shared, Watched::JobSets, "jobsets", jobset_events, |js: &JobSet| {
-                Some(Key::new(js.namespace(), js.name()))
-            }),
-            drive(&shared, Watched::Jobs, "jobs", job_events, |job: &ChildJob| {
-                Some(Key::new(job.metadata.namespace.as_deref()?, job.label(labels::JOBSET_NAME)?))
-            }),
+            drive(
+                &shared,
+                Watched::JobSets,
+                "jobsets",
+                jobset_events,
+                |js: &JobSet| Some(Key::new(js.namespace(), js.name())),
+                |js: &JobSet, present| match present {
+                    true => shared.remember(js),
+                    false => shared.forget(&Key::new(js.namespace(), js.name())),
+                },
+            ),
+            drive(
+                &shared,
+                Watched::Jobs,
+                "jobs",
+                job_events,
+                |job: &ChildJob| {
+                    Some(Key::new(job.metadata.namespace.as_deref()?, job.label(labels::JOBSET_NAME)?))
+                },
+                |_, _| {}
+            ),
             drive(
                 &shared,
                 Watched::Revisions,
@@ -240,7 +308,8 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
                 |r: &ControllerRevision| {
                     let name = r.metadata.labels.as_ref()?.get(history::JOBSET_LABEL)?;
                     Some(Key::new(r.metadata.namespace.as_deref()?, name))
-                }
+                },
+                |_, _| {},
             ),
             keep_lease(&shared, &lease),
         )
@@ -292,12 +361,20 @@ async fn drive<K>(
     what: &str,
     events: impl Stream<Item = watcher::Result<watcher::Event<K>>>,
     key_of: impl Fn(&K) -> Option<Key>,
+    remember: impl Fn(&K, bool),
 ) {
     let mut listed = false;
     tokio::pin!(events);
     while let Some(event) = events.next().await {
         match event {
-            Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o) | watcher::Event::Delete(o)) => {
+            Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => {
+                remember(&o, true);
+                if let Some(key) = key_of(&o) {
+                    shared.enqueue(key);
+                }
+            }
+            Ok(watcher::Event::Delete(o)) => {
+                remember(&o, false);
                 if let Some(key) = key_of(&o) {
                     shared.enqueue(key);
                 }
@@ -476,6 +553,12 @@ async fn reconcile_batch(
             shared.queue.borrow_mut().add_after(item.key, item.since, now + STORE_RETRY);
             continue;
         }
+        let mut item = item;
+        if let Some(earlier) = shared.unrecorded_version(&item.jobset, &item.revisions) {
+            // Record the earlier templates first; the current ones come next time.
+            item.jobset = earlier;
+            shared.queue.borrow_mut().add_after(item.key.clone(), item.since, now);
+        }
         ready.push(item);
     }
     if ready.is_empty() {
@@ -492,6 +575,21 @@ async fn reconcile_batch(
         .zip(defaulters.iter_mut())
         .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, identity, chunk));
     futures::future::join_all(runs).await;
+}
+
+/// `current` (its status, UID, labels) with the templates and change cause of `version`.
+fn with_templates_of(current: &JobSet, version: &JobSet) -> Option<JobSet> {
+    let mut raw = current.object();
+    let old = version.object();
+    raw["spec"]["replicatedJobs"] = old["spec"]["replicatedJobs"].clone();
+    let cause = old["metadata"]["annotations"][history::CHANGE_CAUSE].clone();
+    if let Some(annotations) = raw["metadata"]["annotations"].as_object_mut() {
+        annotations.remove(history::CHANGE_CAUSE);
+    }
+    if cause.is_string() {
+        raw["metadata"]["annotations"][history::CHANGE_CAUSE] = cause;
+    }
+    JobSet::from_raw(raw).ok()
 }
 
 /// The UID of the JobSet that controls a Job.
@@ -790,6 +888,23 @@ mod tests {
         assert!(failed(&js, &histories, "warning: history of jobset ns/js not recorded: conflict"));
         assert!(!failed(&js, &histories, "warning: history of jobset ns/other not recorded: conflict"));
         assert!(failed(&js, &histories, "warning: history not recorded (read-only): forbidden"));
+    }
+
+    #[test]
+    fn an_earlier_version_keeps_the_current_status_with_its_own_templates_and_cause() {
+        let mut old = jobset(0).object();
+        old["spec"]["replicatedJobs"][0]["template"] = json!({"spec": {"parallelism": 3}});
+        old["metadata"]["annotations"] = json!({history::CHANGE_CAUSE: "v3"});
+        let old = JobSet::from_raw(old).unwrap();
+        let mut current = jobset(2).object();
+        current["metadata"]["annotations"] = json!({history::CHANGE_CAUSE: "v4", "keep": "me"});
+        let current = JobSet::from_raw(current).unwrap();
+        let merged = with_templates_of(&current, &old).unwrap();
+        assert_eq!(merged.attempt(), 2);
+        assert_eq!(merged.spec.replicated_jobs[0].template, json!({"spec": {"parallelism": 3}}));
+        let annotations = merged.metadata.annotations.unwrap();
+        assert_eq!(annotations[history::CHANGE_CAUSE], "v3");
+        assert_eq!(annotations["keep"], "me");
     }
 
     #[test]
