@@ -4,6 +4,8 @@
 //! namespaces. Each uses a Lease in its own namespace, so commands elsewhere (reading
 //! kube-system) never see these recorders.
 
+#![allow(clippy::print_stderr)] // the log of a failed recorder, on a failed test
+
 #[path = "../e2e/support.rs"]
 mod support;
 
