@@ -403,6 +403,71 @@ async fn endpoints_answer_events_are_published_and_sigterm_releases_the_lease() 
     assert!(recorder.log().contains("released the Lease"));
 }
 
+/// `kubectl apply -f -` of `manifests`, in no particular namespace.
+fn kubectl_apply(flags: &[&str], manifests: &str) -> std::process::Output {
+    let h = harness();
+    let mut kubectl = Command::new(&h.kubectl)
+        .arg("--kubeconfig")
+        .arg(&h.kubeconfig)
+        .arg("apply")
+        .args(flags)
+        .args(["-f", "-"])
+        .env_remove("KUBECONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    kubectl.stdin.take().unwrap().write_all(manifests.as_bytes()).unwrap();
+    kubectl.wait_with_output().unwrap()
+}
+
+fn deploy_manifests() -> String {
+    std::fs::read_to_string(format!("{}/deploy/recorder.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-rbac").await;
+    // The ClusterRole and its binding as shipped; the Lease's Role in the test's namespace.
+    let manifests = deploy_manifests();
+    let rbac: Vec<&str> = manifests
+        .split("\n---\n")
+        .filter(|doc| ["kind: ClusterRole", "kind: Role\n", "kind: RoleBinding"].iter().any(|k| doc.contains(k)))
+        .collect();
+    let rbac = rbac.join("\n---\n").replace("namespace: kube-system", &format!("namespace: {}", ns.name));
+    let out = kubectl_apply(&[], &rbac);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let service_account = "system:serviceaccount:kubectl-jobset:kubectl-jobset-recorder";
+    wait_for("the recorder's RBAC to take effect", Duration::from_secs(30), || async {
+        let out = ns.kubectl(&["auth", "can-i", "create", "controllerrevisions.apps", &format!("--as={service_account}")]);
+        out.status.success().then_some(())
+    })
+    .await;
+    let recorder = Recorder::start(
+        &ns,
+        "r1",
+        &["-n", ns.name.as_str(), "--as", service_account, "--metrics-addr", "0", "--lease-duration", "3s", "-v", "1"],
+    );
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    fail_and_restart(&ns, "train", 0).await;
+    wait_for_revision(&ns, "train", "busybox:v2", "1").await;
+    let stored = revisions(&ns, "train").await;
+    let sources: Vec<String> = stored.iter().map(|r| annotation(r, "kubectl-jobset.io/source")).collect();
+    assert_eq!(sources, ["spec", "spec"], "nothing rebuilt from running Jobs with client-side defaults");
+    assert!(holder(&lease(&ns).await).starts_with("e2e-r1_"), "the Lease is renewed with the Role");
+    let log = recorder.log();
+    assert!(log.contains("cannot dry-run a Job"), "dry runs are not allowed, client-side defaults are used:\n{log}");
+    assert!(!log.contains("warning:"), "{log}");
+    let events = ns.kubectl(&["events", "--for", "jobset/train"]);
+    assert!(String::from_utf8_lossy(&events.stdout).contains("RevisionRecorded"));
+}
+
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn the_manifests_pass_a_server_side_dry_run() {
@@ -414,19 +479,7 @@ async fn the_manifests_pass_a_server_side_dry_run() {
     // manifests go to the test's namespace instead of kubectl-jobset (the Namespace object
     // itself is dry-run as written).
     let placed = manifests.replace("namespace: kubectl-jobset\n", &format!("namespace: {}\n", ns.name));
-    let h = harness();
-    let mut kubectl = Command::new(&h.kubectl)
-        .arg("--kubeconfig")
-        .arg(&h.kubeconfig)
-        .args(["apply", "--dry-run=server", "-f", "-"])
-        .env_remove("KUBECONFIG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    kubectl.stdin.take().unwrap().write_all(placed.as_bytes()).unwrap();
-    let out = kubectl.wait_with_output().unwrap();
+    let out = kubectl_apply(&["--dry-run=server"], &placed);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}{}", stdout, String::from_utf8_lossy(&out.stderr));
     for object in [
