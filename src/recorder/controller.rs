@@ -64,6 +64,8 @@ const STORE_RETRY: Duration = Duration::from_millis(50);
 const STORE_WAIT: Duration = Duration::from_secs(2);
 /// In-flight writes get this long after SIGTERM or SIGINT.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+/// Events published at once.
+const EVENTS_IN_FLIGHT: usize = 8;
 /// Dry-run caches start afresh after this many reconciled JobSets (bounded memory).
 const DEFAULTER_RESET: u64 = 5_000;
 
@@ -102,6 +104,9 @@ struct Shared<'a> {
     /// the worker got to v3) record every template, in order.
     last_templates: RefCell<HashMap<Key, String>>,
     versions: RefCell<HashMap<Key, Vec<JobSet>>>,
+    /// JobSets reconciled alone, after their part of a batch failed as a whole (one bad
+    /// JobSet, e.g. a template the API server rejects, must not hold back the others).
+    solo: RefCell<HashSet<Key>>,
 }
 
 impl Shared<'_> {
@@ -258,6 +263,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         expected: RefCell::default(),
         last_templates: RefCell::default(),
         versions: RefCell::default(),
+        solo: RefCell::default(),
     };
     let scope = match (&plan.namespace, &plan.selector) {
         (Some(ns), Some(s)) => format!("namespace {ns} matching {s:?}"),
@@ -561,6 +567,13 @@ async fn reconcile_batch(
         }
         ready.push(item);
     }
+    let (alone, ready): (Vec<Item>, Vec<Item>) = {
+        let solo = shared.solo.borrow();
+        ready.into_iter().partition(|item| solo.contains(&item.key))
+    };
+    for item in alone {
+        reconcile_chunk(shared, cluster, &mut defaulters[0], options, identity, vec![item]).await;
+    }
     if ready.is_empty() {
         return;
     }
@@ -672,6 +685,21 @@ async fn reconcile_chunk(
     }
     let histories = match outcome {
         Ok(histories) => histories,
+        Err(e) if keys.len() > 1 => {
+            // Find out which one: each alone, right away.
+            let mut queue = shared.queue.borrow_mut();
+            let mut solo = shared.solo.borrow_mut();
+            for (key, since) in &keys {
+                solo.insert(key.clone());
+                queue.add_after(key.clone(), *since, finished);
+            }
+            drop((queue, solo));
+            shared.say(&format!(
+                "warning: {} jobset(s) not reconciled together ({e}); trying each alone",
+                keys.len()
+            ));
+            return;
+        }
         Err(e) => {
             Metrics::add(&shared.metrics.reconcile_errors, 1);
             let mut queue = shared.queue.borrow_mut();
@@ -688,6 +716,7 @@ async fn reconcile_chunk(
             return;
         }
     };
+    let mut announcements = Vec::new();
     for (jobset, (key, since)) in fleet.jobsets.iter().zip(keys) {
         let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
@@ -697,6 +726,7 @@ async fn reconcile_chunk(
             continue;
         }
         shared.queue.borrow_mut().succeeded(&key);
+        shared.solo.borrow_mut().remove(&key);
         let changes = changes(earlier, after);
         if changes.is_empty() {
             continue;
@@ -714,15 +744,25 @@ async fn reconcile_chunk(
         for revision in &changes.recorded {
             let note = recorded_note(revision);
             shared.say(&format!("jobset {key}: {note}"));
-            // A publisher per Event: kube's would fold different revisions into one series.
-            let publisher = events::publisher(cluster, identity);
-            if let Err(e) = events::publish(cluster, &publisher, &events::revision_event(note), jobset).await
-            {
-                shared.warn_once(&format!("warning: no Event for jobset {key}: {e}"));
-            }
+            announcements.push((key.clone(), jobset, note));
         }
         for (attempt, number) in &changes.credited {
             shared.say(&format!("jobset {key}: credited restart attempt {attempt} to revision {number}"));
+        }
+    }
+    // Events last, a few at a time: they are news, not history.
+    let published = futures::stream::iter(announcements)
+        .map(|(key, jobset, note)| async move {
+            // A publisher per Event: kube's would fold different revisions into one series.
+            let publisher = events::publisher(cluster, identity);
+            (key, events::publish(cluster, &publisher, &events::revision_event(note), jobset).await)
+        })
+        .buffer_unordered(EVENTS_IN_FLIGHT)
+        .collect::<Vec<_>>()
+        .await;
+    for (key, result) in published {
+        if let Err(e) = result {
+            shared.warn_once(&format!("warning: no Event for jobset {key}: {e}"));
         }
     }
 }

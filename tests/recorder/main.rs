@@ -435,21 +435,40 @@ async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
     let manifests = deploy_manifests();
     let rbac: Vec<&str> = manifests
         .split("\n---\n")
-        .filter(|doc| ["kind: ClusterRole", "kind: Role\n", "kind: RoleBinding"].iter().any(|k| doc.contains(k)))
+        .filter(|doc| {
+            ["kind: ClusterRole", "kind: Role\n", "kind: RoleBinding"].iter().any(|k| doc.contains(k))
+        })
         .collect();
     let rbac = rbac.join("\n---\n").replace("namespace: kube-system", &format!("namespace: {}", ns.name));
     let out = kubectl_apply(&[], &rbac);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let service_account = "system:serviceaccount:kubectl-jobset:kubectl-jobset-recorder";
     wait_for("the recorder's RBAC to take effect", Duration::from_secs(30), || async {
-        let out = ns.kubectl(&["auth", "can-i", "create", "controllerrevisions.apps", &format!("--as={service_account}")]);
+        let out = ns.kubectl(&[
+            "auth",
+            "can-i",
+            "create",
+            "controllerrevisions.apps",
+            &format!("--as={service_account}"),
+        ]);
         out.status.success().then_some(())
     })
     .await;
     let recorder = Recorder::start(
         &ns,
         "r1",
-        &["-n", ns.name.as_str(), "--as", service_account, "--metrics-addr", "0", "--lease-duration", "3s", "-v", "1"],
+        &[
+            "-n",
+            ns.name.as_str(),
+            "--as",
+            service_account,
+            "--metrics-addr",
+            "0",
+            "--lease-duration",
+            "3s",
+            "-v",
+            "1",
+        ],
     );
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
     wait_for_revision(&ns, "train", "busybox:v1", "0").await;
@@ -462,7 +481,10 @@ async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
     assert_eq!(sources, ["spec", "spec"], "nothing rebuilt from running Jobs with client-side defaults");
     assert!(holder(&lease(&ns).await).starts_with("e2e-r1_"), "the Lease is renewed with the Role");
     let log = recorder.log();
-    assert!(log.contains("cannot dry-run a Job"), "dry runs are not allowed, client-side defaults are used:\n{log}");
+    assert!(
+        log.contains("cannot dry-run a Job"),
+        "dry runs are not allowed, client-side defaults are used:\n{log}"
+    );
     assert!(!log.contains("warning:"), "{log}");
     let events = ns.kubectl(&["events", "--for", "jobset/train"]);
     assert!(String::from_utf8_lossy(&events.stdout).contains("RevisionRecorded"));
