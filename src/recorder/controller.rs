@@ -52,9 +52,9 @@ pub struct RecorderPlan {
 }
 
 /// JobSets reconciled together (one compare and one record over them).
-const BATCH: usize = 256;
+const BATCH: usize = 512;
 /// Parts of a batch recorded concurrently, each with its own dry-run cache.
-const CHUNKS: usize = 4;
+const CHUNKS: usize = 16;
 /// How soon a JobSet is looked at again after a torn read (Jobs of an attempt its status
 /// does not show yet: the two watches are not in step).
 const TORN_READ_RETRY: Duration = Duration::from_millis(200);
@@ -572,22 +572,29 @@ async fn reconcile_batch(
         ready.into_iter().partition(|item| solo.contains(&item.key))
     };
     for item in alone {
-        reconcile_chunk(shared, cluster, &mut defaulters[0], options, identity, vec![item]).await;
+        let defaulter = &mut defaulters[chunk_of(&item.key, CHUNKS)];
+        reconcile_chunk(shared, cluster, defaulter, options, identity, vec![item]).await;
     }
-    if ready.is_empty() {
-        return;
-    }
-    let per_chunk = ready.len().div_ceil(CHUNKS.min(defaulters.len()).max(1));
-    let mut chunks: Vec<Vec<Item>> = Vec::new();
-    let mut rest = ready.into_iter().peekable();
-    while rest.peek().is_some() {
-        chunks.push(rest.by_ref().take(per_chunk).collect());
+    // A JobSet always goes to the same part, so its templates are dry-run once, by the
+    // same cache, however often it is reconciled.
+    let mut chunks: Vec<Vec<Item>> = (0..defaulters.len()).map(|_| Vec::new()).collect();
+    for item in ready {
+        chunks[chunk_of(&item.key, defaulters.len())].push(item);
     }
     let runs = chunks
         .into_iter()
         .zip(defaulters.iter_mut())
+        .filter(|(chunk, _)| !chunk.is_empty())
         .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, identity, chunk));
     futures::future::join_all(runs).await;
+}
+
+/// The part of a batch a JobSet belongs to, out of `parts`.
+fn chunk_of(key: &Key, parts: usize) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = fnv::FnvHasher::default();
+    key.hash(&mut hasher);
+    (hasher.finish() % parts.max(1) as u64) as usize
 }
 
 /// `current` (its status, UID, labels) with the templates and change cause of `version`.
@@ -906,6 +913,17 @@ mod tests {
         assert_eq!(c.credited, vec![(1, 1), (2, 2)]);
         assert_eq!(c.written.len(), 2);
         assert!(changes(&after, &after).is_empty(), "nothing written, nothing to report");
+    }
+
+    #[test]
+    fn a_jobset_always_goes_to_the_same_part_of_a_batch() {
+        let key = Key::new("ns", "train");
+        assert_eq!(chunk_of(&key, 16), chunk_of(&key.clone(), 16));
+        assert!(chunk_of(&key, 16) < 16);
+        assert_eq!(chunk_of(&key, 1), 0);
+        let parts: HashSet<usize> =
+            (0..100).map(|i| chunk_of(&Key::new("ns", &format!("js{i}")), 16)).collect();
+        assert!(parts.len() > 8, "spread over the parts: {parts:?}");
     }
 
     #[test]
