@@ -12,7 +12,7 @@
 #   - API requests while idle for RECORDER_IDLE seconds (default 30), from its -v=6
 #     request log, by kind.
 # Prints a Markdown section; RECORDER_OUT=FILE also writes it there. KEEP_CLUSTER=1 leaves
-# a cluster that was already running up (and deletes the namespace instead).
+# the cluster and the fleet up, and a later run with KEEP_CLUSTER=1 reuses the fleet.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +29,7 @@ recorder_pid=
 cleanup() {
   [ -n "$recorder_pid" ] && kill "$recorder_pid" 2>/dev/null || true
   if [ -n "${KEEP_CLUSTER:-}" ]; then
-    kubectl --kubeconfig "$KJS_STATE_DIR/admin.kubeconfig" delete namespace $NS --wait=false >/dev/null 2>&1 || true
+    : # the fleet stays for the next run
   else
     $CLUSTER down >/dev/null 2>&1 || true
   fi
@@ -50,7 +50,14 @@ $CLUSTER up >/dev/null
 eval "$($CLUSTER env)"
 KC="kubectl --kubeconfig $KUBECONFIG"
 
-$KC create namespace $NS >/dev/null
+if [ -n "${KEEP_CLUSTER:-}" ] && [ "$($KC get jobsets -n $NS -o name 2>/dev/null | wc -l)" -eq "$N" ]; then
+  log "reusing the $N JobSets in namespace $NS"
+  reuse=1
+else
+  reuse=
+  $KC create namespace $NS >/dev/null
+fi
+if [ -z "$reuse" ]; then
 log "creating $N JobSets (two Jobs each)"
 for i in $(seq 0 $((N - 1))); do
   printf -- '---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: js%s\nspec:\n  replicatedJobs:\n  - name: w\n    replicas: 2\n    template:\n      spec:\n        template:\n          spec:\n            containers:\n            - name: main\n              image: busybox:1.36\n              command: [sleep, "3600"]\n' "$i"
@@ -59,6 +66,9 @@ t0=$(date +%s)
 $KC create -n $NS -f "$work/fleet.yaml" >/dev/null
 until [ "$($KC get jobs -n $NS -o name | wc -l)" -ge $((N * 2)) ]; do sleep 2; done
 log "the controller created $((N * 2)) Jobs in $(( $(date +%s) - t0 ))s"
+fi
+# Catch-up starts from no history at all.
+$KC delete controllerrevisions -n $NS -l kubectl-jobset.io/jobset-name >/dev/null
 
 metrics() { curl -s "http://$addr/metrics"; }
 value() { metrics | awk -v m="kubectl_jobset_recorder_$1" '$1 == m {print $2}'; }
