@@ -77,6 +77,9 @@ enum Watched {
     Revisions = 2,
 }
 
+/// An Event to publish: the JobSet, and the note.
+type Announcement = (Key, JobSet, String);
+
 /// Until when, and which revisions (name, resourceVersion) the store should show.
 type Expected = (Instant, Vec<(String, String)>);
 
@@ -107,6 +110,7 @@ struct Shared<'a> {
     /// JobSets reconciled alone, after their part of a batch failed as a whole (one bad
     /// JobSet, e.g. a template the API server rejects, must not hold back the others).
     solo: RefCell<HashSet<Key>>,
+    announce: tokio::sync::mpsc::UnboundedSender<Announcement>,
 }
 
 impl Shared<'_> {
@@ -248,6 +252,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         .default_backoff(),
     );
 
+    let (announce_tx, announce_rx) = tokio::sync::mpsc::unbounded_channel();
     let shared = Shared {
         queue: RefCell::new(WorkQueue::default()),
         wake: Notify::new(),
@@ -264,6 +269,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         last_templates: RefCell::default(),
         versions: RefCell::default(),
         solo: RefCell::default(),
+        announce: announce_tx,
     };
     let scope = match (&plan.namespace, &plan.selector) {
         (Some(ns), Some(s)) => format!("namespace {ns} matching {s:?}"),
@@ -318,9 +324,10 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
                 |_, _| {},
             ),
             keep_lease(&shared, &lease),
+            announce(&shared, cluster, &identity, announce_rx),
         )
     };
-    let worker = work(&shared, cluster, &options, &identity);
+    let worker = work(&shared, cluster, &options);
     let signal = shutdown_signal();
     tokio::pin!(watches, worker, signal);
     tokio::select! {
@@ -457,7 +464,7 @@ async fn keep_lease(shared: &Shared<'_>, keeper: &LeaseKeeper<'_>) {
 
 /// Takes queued JobSets in batches and reconciles them, until asked to stop (the batch in
 /// flight is finished first).
-async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions, identity: &str) {
+async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions) {
     let mut defaulters: Vec<Defaulter> = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
     let mut reconciled = 0u64;
     loop {
@@ -494,7 +501,7 @@ async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions, i
             reconciled = 0;
             defaulters = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
         }
-        reconcile_batch(shared, cluster, &mut defaulters, options, identity, batch).await;
+        reconcile_batch(shared, cluster, &mut defaulters, options, batch).await;
     }
 }
 
@@ -512,7 +519,6 @@ async fn reconcile_batch(
     cluster: &Cluster,
     defaulters: &mut [Defaulter<'_>],
     options: &RecordOptions,
-    identity: &str,
     batch: Vec<(Key, Instant)>,
 ) {
     let now = Instant::now();
@@ -573,7 +579,7 @@ async fn reconcile_batch(
     };
     for item in alone {
         let defaulter = &mut defaulters[chunk_of(&item.key, CHUNKS)];
-        reconcile_chunk(shared, cluster, defaulter, options, identity, vec![item]).await;
+        reconcile_chunk(shared, cluster, defaulter, options, vec![item]).await;
     }
     // A JobSet always goes to the same part, so its templates are dry-run once, by the
     // same cache, however often it is reconciled.
@@ -585,7 +591,7 @@ async fn reconcile_batch(
         .into_iter()
         .zip(defaulters.iter_mut())
         .filter(|(chunk, _)| !chunk.is_empty())
-        .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, identity, chunk));
+        .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, chunk));
     futures::future::join_all(runs).await;
 }
 
@@ -660,7 +666,6 @@ async fn reconcile_chunk(
     cluster: &Cluster,
     defaulter: &mut Defaulter<'_>,
     options: &RecordOptions,
-    identity: &str,
     chunk: Vec<Item>,
 ) {
     let mut before: HashMap<String, Vec<Revision>> = HashMap::new();
@@ -751,27 +756,43 @@ async fn reconcile_chunk(
         for revision in &changes.recorded {
             let note = recorded_note(revision);
             shared.say(&format!("jobset {key}: {note}"));
-            announcements.push((key.clone(), jobset, note));
+            announcements.push((key.clone(), jobset.clone(), note));
         }
         for (attempt, number) in &changes.credited {
             shared.say(&format!("jobset {key}: credited restart attempt {attempt} to revision {number}"));
         }
     }
-    // Events last, a few at a time: they are news, not history.
-    let published = futures::stream::iter(announcements)
+    // Events go to the announcer: they are news, not history, and do not hold up the next batch.
+    for announcement in announcements {
+        let _ = shared.announce.send(announcement);
+    }
+}
+
+/// Publishes the Events of recorded revisions, a few at a time, beside the worker.
+async fn announce(
+    shared: &Shared<'_>,
+    cluster: &Cluster,
+    identity: &str,
+    queue: tokio::sync::mpsc::UnboundedReceiver<Announcement>,
+) {
+    let published = tokio_stream_of(queue)
         .map(|(key, jobset, note)| async move {
             // A publisher per Event: kube's would fold different revisions into one series.
             let publisher = events::publisher(cluster, identity);
-            (key, events::publish(cluster, &publisher, &events::revision_event(note), jobset).await)
+            (key, events::publish(cluster, &publisher, &events::revision_event(note), &jobset).await)
         })
-        .buffer_unordered(EVENTS_IN_FLIGHT)
-        .collect::<Vec<_>>()
-        .await;
-    for (key, result) in published {
+        .buffer_unordered(EVENTS_IN_FLIGHT);
+    tokio::pin!(published);
+    while let Some((key, result)) = published.next().await {
         if let Err(e) = result {
             shared.warn_once(&format!("warning: no Event for jobset {key}: {e}"));
         }
     }
+}
+
+/// The receiver as a stream.
+fn tokio_stream_of<T>(mut receiver: tokio::sync::mpsc::UnboundedReceiver<T>) -> impl Stream<Item = T> {
+    futures::stream::poll_fn(move |cx| receiver.poll_recv(cx))
 }
 
 /// True when a JobSet's history was not brought up to date: its spec has no revision, or
