@@ -77,19 +77,22 @@ start_ns=$(date +%s%N)
 "$PLUGIN" recorder -n $NS --metrics-addr 127.0.0.1:0 --lease-namespace $NS -v=6 2> "$work/recorder.log" &
 recorder_pid=$!
 until addr=$(grep -o 'http://[0-9.:]*' "$work/recorder.log" | head -1 | sed 's|http://||') && [ -n "$addr" ]; do sleep 0.05; done
-until [ "$(value revisions_recorded_total)" = "$N" ] && [ "$(value attempts_credited_total)" = "$N" ]; do sleep 0.05; done
+# Every JobSet's attempt 0 credited (to its spec's revision; on a reused fleet, to the
+# revision rebuilt from the Jobs of a JobSet edited since) and every spec recorded.
+until [ "$(value attempts_credited_total)" -ge "$N" ] && [ "$(value revisions_recorded_total)" -ge "$N" ]; do sleep 0.05; done
 catch_up_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 rss_catch_up=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
 requests_catch_up=$(grep -cE '^(GET|POST|PATCH|PUT|DELETE) https' "$work/recorder.log" || true)
 log "caught up in ${catch_up_ms} ms"
 
 lag_before=$(metrics | grep '^kubectl_jobset_recorder_event_to_write_seconds')
+recorded_before=$(value revisions_recorded_total)
 log "$EDITS image changes at $RATE per second"
 interval=$(awk -v r="$RATE" 'BEGIN {printf "%.4f", 1 / r}')
 edits_start=$(date +%s%N)
 for i in $(seq 0 $((EDITS - 1))); do
   $KC -n $NS patch jobset "js$(( i % N ))" --type=json \
-    -p "[{\"op\":\"replace\",\"path\":\"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image\",\"value\":\"busybox:edit-$i\"}]" >/dev/null &
+    -p "[{\"op\":\"replace\",\"path\":\"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image\",\"value\":\"busybox:edit-$i-$start_ns\"}]" >/dev/null &
   # Keep the pace from the start, whatever each kubectl takes.
   next=$(( edits_start + (i + 1) * 1000000000 / RATE ))
   now=$(date +%s%N)
@@ -97,7 +100,7 @@ for i in $(seq 0 $((EDITS - 1))); do
 done
 wait $(jobs -p | grep -v "^$recorder_pid\$") 2>/dev/null || true
 edits_s=$(awk -v d=$(( $(date +%s%N) - edits_start )) 'BEGIN {printf "%.1f", d / 1e9}')
-until [ "$(value revisions_recorded_total)" -ge $((N + EDITS)) ]; do sleep 0.1; done
+until [ "$(value revisions_recorded_total)" -ge $((recorded_before + EDITS)) ]; do sleep 0.1; done
 rss_edits=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
 
 # Quantiles of the lag observed during the edits: bucket bounds from the histogram.
