@@ -10,7 +10,7 @@ SOAK_SECONDS ?= 600
 PLAYGROUND_NS := demo
 
 .PHONY: build test unit lint fmt soak cluster-build cluster-up cluster-down cluster-status cluster-env \
-        playground completions release-archives bench
+        playground completions release-archives bench bench-recorder
 
 build:
 	cargo build
@@ -99,6 +99,11 @@ completions:
 # Fleet benchmark against the kubectl floor on its own test cluster; writes BENCHMARKS.md.
 bench:
 	bench/run.sh
+
+# The recorder over 1000 JobSets and 2000 Jobs on its own test cluster: catch-up, lag,
+# memory and idle requests (prints the "Recorder" section of BENCHMARKS.md).
+bench-recorder:
+	bench/recorder.sh
 
 # Builds release archives for krew and fills uri/sha256 into dist/krew-manifest.yaml.
 release-archives:

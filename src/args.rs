@@ -16,6 +16,7 @@ use crate::commands::status::StatusPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, WaitFor};
+use crate::recorder::RecorderPlan;
 use crate::render::{self, Format};
 use crate::restart::{RestartOptions, parse_job_target};
 use crate::select::Selection;
@@ -45,6 +46,7 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.yes))
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
+        Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
 }
@@ -279,6 +281,44 @@ fn completion_words(global: &GlobalArgs, words: Vec<String>) -> Vec<String> {
     all
 }
 
+fn recorder_plan(args: &cli::RecorderArgs, global: &GlobalArgs) -> Result<RecorderPlan> {
+    let selection =
+        Selection::parse(&[], args.all_namespaces, args.selector.as_deref(), global.namespace.as_deref())?;
+    if let Some(selector) = &selection.label_selector {
+        crate::recorder::presence::parse_label_selector(selector)
+            .map_err(|why| Error::Usage(format!("-l {selector:?}: {why}")))?;
+    }
+    Selection::parse(&[], false, None, Some(&args.lease_namespace)).map_err(|e| {
+        Error::Usage(format!("invalid --lease-namespace: {}", e.to_string().trim_start_matches("invalid ")))
+    })?;
+    if args.lease_duration < std::time::Duration::from_secs(1) {
+        return Err(Error::Usage("--lease-duration must be at least 1s".into()));
+    }
+    Ok(RecorderPlan {
+        namespace: selection.namespace,
+        selector: selection.label_selector,
+        history_limit: global.history_limit,
+        leader_elect: args.leader_elect,
+        lease_namespace: args.lease_namespace.clone(),
+        lease_duration: args.lease_duration,
+        metrics_addr: parse_metrics_addr(&args.metrics_addr)?,
+    })
+}
+
+/// `HOST:PORT`, `:PORT` (every interface) or `0` (no endpoints).
+fn parse_metrics_addr(text: &str) -> Result<Option<std::net::SocketAddr>> {
+    let text = text.trim();
+    if text == "0" {
+        return Ok(None);
+    }
+    let full = if text.starts_with(':') { format!("0.0.0.0{text}") } else { text.to_owned() };
+    full.parse().map(Some).map_err(|_| {
+        Error::Usage(format!(
+            "--metrics-addr {text:?} is not an address: use HOST:PORT (e.g. 127.0.0.1:8080), :PORT, or 0 for none"
+        ))
+    })
+}
+
 /// `--wait[=ready]` and `--timeout`; progress on a terminal.
 fn wait(until: Option<cli::WaitCondition>, timeout: std::time::Duration) -> Option<Wait> {
     until.map(|until| Wait { until: until.into(), timeout, progress: std::io::stderr().is_terminal() })
@@ -393,6 +433,10 @@ mod tests {
             (&["set", "image", "a", "c"][..], "at least one image"),
             (&["set", "image", "a", "/c=x"][..], "container name is missing"),
             (&["set", "image", "a", "c=x", "--reason", " "][..], "--reason needs a text"),
+            (&["recorder", "--metrics-addr", "localhost"][..], "is not an address"),
+            (&["recorder", "-l", "a in (b"][..], "cannot parse label selector"),
+            (&["recorder", "--lease-namespace", "Bad_NS"][..], "invalid --lease-namespace"),
+            (&["recorder", "--lease-duration", "500ms"][..], "at least 1s"),
         ] {
             match complete_args(args) {
                 Err(e @ Error::Usage(_)) => assert!(e.to_string().contains(want), "{args:?}: {e}"),
@@ -400,6 +444,41 @@ mod tests {
                 Ok(_) => panic!("{args:?}: accepted"),
             }
         }
+    }
+
+    #[test]
+    fn recorder_flags_make_a_plan() {
+        let Ok(Invocation::Command { plan, .. }) = complete_args(&[
+            "recorder",
+            "-A",
+            "-l",
+            "team=ml",
+            "--leader-elect",
+            "--lease-namespace",
+            "ops",
+            "--lease-duration",
+            "6s",
+            "--metrics-addr",
+            ":9090",
+            "--history-limit",
+            "3",
+        ]) else {
+            panic!()
+        };
+        let CommandPlan::Recorder(plan) = *plan else { panic!() };
+        assert_eq!(plan.namespace, None);
+        assert_eq!(plan.selector.as_deref(), Some("team=ml"));
+        assert!(plan.leader_elect);
+        assert_eq!(plan.lease_namespace, "ops");
+        assert_eq!(plan.lease_duration, std::time::Duration::from_secs(6));
+        assert_eq!(plan.metrics_addr, Some("0.0.0.0:9090".parse().unwrap()));
+        assert_eq!(plan.history_limit, 3);
+        let Ok(Invocation::Command { plan, .. }) = complete_args(&["recorder", "--metrics-addr", "0"]) else {
+            panic!()
+        };
+        let CommandPlan::Recorder(plan) = plan.in_default_namespace("team-a") else { panic!() };
+        assert_eq!((plan.metrics_addr, plan.namespace.as_deref()), (None, Some("team-a")));
+        assert_eq!(plan.lease_namespace, "kube-system");
     }
 
     #[test]

@@ -106,6 +106,15 @@ pub enum Command {
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
     #[command(after_help = STATUS_EXIT_CODES)]
     Status(StatusArgs),
+    /// Keep every JobSet's history as it happens: a controller that runs until stopped.
+    ///
+    /// Watches JobSets and their Jobs, records a revision the moment a JobSet's templates
+    /// change (from the spec, with the kubernetes.io/change-cause annotation), and credits
+    /// each restart attempt to the revision its Jobs were created from. While it runs (its
+    /// Lease is fresh), other kubectl-jobset commands write no history themselves. Runs in
+    /// the foreground until SIGTERM or SIGINT; deploy/ runs it in the cluster.
+    #[command(after_help = EXIT_CODES)]
+    Recorder(RecorderArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
@@ -501,6 +510,34 @@ pub struct StatusArgs {
     /// How long to watch before giving up (0: no limit).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
     pub timeout: Duration,
+}
+
+#[derive(Debug, Args)]
+pub struct RecorderArgs {
+    /// Record JobSets in every namespace (default: the namespace of -n or the context).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Only JobSets matching this label selector, e.g. `team=ml`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// Run as one of several replicas: only the holder of the Lease records.
+    #[arg(long)]
+    pub leader_elect: bool,
+
+    /// Namespace of the recorder's Lease (commands read it from
+    /// KUBECTL_JOBSET_RECORDER_NAMESPACE).
+    #[arg(long, value_name = "NAMESPACE", default_value = "kube-system")]
+    pub lease_namespace: String,
+
+    /// How long the Lease holds without renewal (renewed every third of it).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "15s")]
+    pub lease_duration: Duration,
+
+    /// Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none).
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
+    pub metrics_addr: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -71,6 +71,35 @@ pub async fn publish_image_update(cluster: &Cluster, jobset: &JobSet, note: Stri
         .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
 }
 
+/// The Event's reason and action when the recorder records a revision.
+pub const REVISION_RECORDED_REASON: &str = "RevisionRecorded";
+pub const RECORD_ACTION: &str = "Record";
+
+/// The Event for a revision the recorder recorded; `note` says which and why.
+pub fn revision_event(note: String) -> Event {
+    Event {
+        type_: EventType::Normal,
+        reason: REVISION_RECORDED_REASON.to_owned(),
+        note: Some(note),
+        action: RECORD_ACTION.to_owned(),
+        secondary: None,
+    }
+}
+
+/// An Event publisher that reports as `instance` of kubectl-jobset.
+pub fn publisher(cluster: &Cluster, instance: &str) -> Recorder {
+    let reporter = Reporter { controller: REPORTER.to_owned(), instance: Some(instance.to_owned()) };
+    Recorder::new(cluster.client.clone(), reporter)
+}
+
+/// Publishes `event` regarding `jobset` with `publisher`.
+pub async fn publish(cluster: &Cluster, publisher: &Recorder, event: &Event, jobset: &JobSet) -> Result<()> {
+    publisher
+        .publish(event, &reference(jobset))
+        .await
+        .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

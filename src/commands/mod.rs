@@ -50,6 +50,7 @@ pub enum CommandPlan {
     Rollback(rollback::RollbackPlan, Prompt),
     SetImage(set_image::SetImagePlan, Prompt),
     Status(status::StatusPlan),
+    Recorder(crate::recorder::RecorderPlan),
 }
 
 impl CommandPlan {
@@ -63,6 +64,12 @@ impl CommandPlan {
             CommandPlan::Rollback(p, _) => &mut p.selection,
             CommandPlan::SetImage(p, _) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
+            CommandPlan::Recorder(p) => {
+                if p.namespace.as_deref() == Some("") {
+                    p.namespace = Some(namespace.to_owned());
+                }
+                return self;
+            }
         };
         *selection = std::mem::take(selection).in_default_namespace(namespace);
         self
@@ -89,6 +96,7 @@ impl CommandPlan {
                 set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
+            CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
         }
     }
 }

@@ -441,7 +441,10 @@ mod tests {
             spec_rejection(problem).as_deref(),
             Some("replicatedJob w: Job.batch \"p\" is invalid: restartPolicy: Required value")
         );
-        assert_eq!(spec_rejection("replicatedJob w: the server is currently unable to handle the request"), None);
+        assert_eq!(
+            spec_rejection("replicatedJob w: the server is currently unable to handle the request"),
+            None
+        );
     }
 
     #[test]

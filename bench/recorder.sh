@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# `make bench-recorder`: `kubectl jobset recorder` over a fleet on the test control plane.
+#
+# Creates RECORDER_JOBSETS JobSets (default 1000) of two Jobs each in one namespace and
+# lets the real JobSet controller create the Jobs, then measures, with one recorder:
+#   - catch-up after a start: from the process start until every JobSet has its revision
+#     and its attempt 0 credited (the recorder's own counters, read from /metrics);
+#   - event-to-write lag at RECORDER_RATE edits per second (default 20) for
+#     RECORDER_EDITS edits (default 400), each an image change of another JobSet:
+#     the recorder's event_to_write_seconds histogram (p50, p99 as histogram buckets);
+#   - resident memory (VmRSS after catch-up and after the edits, VmHWM peak);
+#   - API requests while idle for RECORDER_IDLE seconds (default 30), from its -v=6
+#     request log, by kind.
+# Prints a Markdown section; RECORDER_OUT=FILE also writes it there. KEEP_CLUSTER=1 leaves
+# the cluster and the fleet up, and a later run with KEEP_CLUSTER=1 reuses the fleet.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N=${RECORDER_JOBSETS:-1000}
+RATE=${RECORDER_RATE:-20}
+EDITS=${RECORDER_EDITS:-400}
+IDLE=${RECORDER_IDLE:-30}
+PROFILE=${RECORDER_PROFILE:-release}
+NS=bench-recorder
+export KJS_STATE_DIR=${KJS_STATE_DIR:-$PWD/target/bench-recorder-cluster}
+CLUSTER=tests/cluster/cluster.sh
+work=$(mktemp -d)
+recorder_pid=
+cleanup() {
+  [ -n "$recorder_pid" ] && kill "$recorder_pid" 2>/dev/null || true
+  if [ -n "${KEEP_CLUSTER:-}" ]; then
+    : # the fleet stays for the next run
+  else
+    $CLUSTER down >/dev/null 2>&1 || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+log() { printf 'bench-recorder: %s\n' "$*" >&2; }
+
+if [ "$PROFILE" = release ]; then
+  cargo build --release --locked --bin kubectl-jobset >&2
+  PLUGIN=$PWD/target/release/kubectl-jobset
+else
+  cargo build --locked --bin kubectl-jobset >&2
+  PLUGIN=$PWD/target/debug/kubectl-jobset
+fi
+$CLUSTER up >/dev/null
+eval "$($CLUSTER env)"
+KC="kubectl --kubeconfig $KUBECONFIG"
+
+if [ -n "${KEEP_CLUSTER:-}" ] && [ "$($KC get jobsets -n $NS -o name 2>/dev/null | wc -l)" -eq "$N" ]; then
+  log "reusing the $N JobSets in namespace $NS"
+  reuse=1
+else
+  reuse=
+  $KC create namespace $NS >/dev/null
+fi
+if [ -z "$reuse" ]; then
+log "creating $N JobSets (two Jobs each)"
+for i in $(seq 0 $((N - 1))); do
+  printf -- '---\napiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: js%s\nspec:\n  replicatedJobs:\n  - name: w\n    replicas: 2\n    template:\n      spec:\n        template:\n          spec:\n            containers:\n            - name: main\n              image: busybox:1.36\n              command: [sleep, "3600"]\n' "$i"
+done > "$work/fleet.yaml"
+t0=$(date +%s)
+$KC create -n $NS -f "$work/fleet.yaml" >/dev/null
+until [ "$($KC get jobs -n $NS -o name | wc -l)" -ge $((N * 2)) ]; do sleep 2; done
+log "the controller created $((N * 2)) Jobs in $(( $(date +%s) - t0 ))s"
+fi
+# Catch-up starts from no history at all.
+$KC delete controllerrevisions -n $NS -l kubectl-jobset.io/jobset-name >/dev/null
+
+metrics() { curl -s "http://$addr/metrics"; }
+value() { metrics | awk -v m="kubectl_jobset_recorder_$1" '$1 == m {print $2}'; }
+
+start_ns=$(date +%s%N)
+"$PLUGIN" recorder -n $NS --metrics-addr 127.0.0.1:0 --lease-namespace $NS -v=6 2> "$work/recorder.log" &
+recorder_pid=$!
+until addr=$(grep -o 'http://[0-9.:]*' "$work/recorder.log" | head -1 | sed 's|http://||') && [ -n "$addr" ]; do sleep 0.05; done
+# Every JobSet's attempt 0 credited (to its spec's revision; on a reused fleet, to the
+# revision rebuilt from the Jobs of a JobSet edited since) and every spec recorded.
+until [ "$(value attempts_credited_total)" -ge "$N" ] && [ "$(value revisions_recorded_total)" -ge "$N" ]; do sleep 0.05; done
+catch_up_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+rss_catch_up=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
+requests_catch_up=$(grep -cE '^(GET|POST|PATCH|PUT|DELETE) https' "$work/recorder.log" || true)
+log "caught up in ${catch_up_ms} ms"
+
+lag_before=$(metrics | grep '^kubectl_jobset_recorder_event_to_write_seconds')
+recorded_before=$(value revisions_recorded_total)
+log "$EDITS image changes at $RATE per second"
+interval=$(awk -v r="$RATE" 'BEGIN {printf "%.4f", 1 / r}')
+edits_start=$(date +%s%N)
+for i in $(seq 0 $((EDITS - 1))); do
+  $KC -n $NS patch jobset "js$(( i % N ))" --type=json \
+    -p "[{\"op\":\"replace\",\"path\":\"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image\",\"value\":\"busybox:edit-$i-$start_ns\"}]" >/dev/null &
+  # Keep the pace from the start, whatever each kubectl takes.
+  next=$(( edits_start + (i + 1) * 1000000000 / RATE ))
+  now=$(date +%s%N)
+  [ "$now" -lt "$next" ] && sleep "$(awk -v d=$((next - now)) 'BEGIN {printf "%.4f", d / 1e9}')"
+done
+wait $(jobs -p | grep -v "^$recorder_pid\$") 2>/dev/null || true
+edits_s=$(awk -v d=$(( $(date +%s%N) - edits_start )) 'BEGIN {printf "%.1f", d / 1e9}')
+until [ "$(value revisions_recorded_total)" -ge $((recorded_before + EDITS)) ]; do sleep 0.1; done
+rss_edits=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
+
+# Quantiles of the lag observed during the edits: bucket bounds from the histogram.
+metrics | grep '^kubectl_jobset_recorder_event_to_write_seconds' > "$work/lag_after"
+quantile() {
+  printf '%s\n' "$lag_before" | awk -v q="$1" -v after="$work/lag_after" '
+    /_bucket/ { before[$1] = $2 }
+    END {
+      while ((getline line < after) > 0) {
+        split(line, f, " ")
+        if (f[1] ~ /_bucket/) { n++; name[n] = f[1]; count[n] = f[2] - before[f[1]] }
+      }
+      total = count[n]
+      for (i = 1; i <= n; i++) if (count[i] >= q * total) { match(name[i], /le="[^"]*"/); print substr(name[i], RSTART + 4, RLENGTH - 5); exit }
+    }'
+}
+p50=$(quantile 0.5); p99=$(quantile 0.99)
+lag_count=$(( $(awk '/_count/ {print $2}' "$work/lag_after") - $(printf '%s\n' "$lag_before" | awk '/_count/ {print $2}') ))
+
+log "idle for ${IDLE}s"
+idle_from=$(wc -l < "$work/recorder.log")
+sleep "$IDLE"
+idle_log=$(tail -n +$((idle_from + 1)) "$work/recorder.log" | grep -E '^(GET|POST|PATCH|PUT|DELETE) https' || true)
+idle_total=$(printf '%s' "$idle_log" | grep -c . || true)
+idle_lease=$(printf '%s' "$idle_log" | grep -c '/leases/' || true)
+idle_watch=$(printf '%s' "$idle_log" | grep -c 'watch=true' || true)
+rss_peak=$(awk '/VmHWM/ {print $2}' /proc/$recorder_pid/status)
+kill -TERM "$recorder_pid"; wait "$recorder_pid" || true; recorder_pid=
+
+section=$(cat <<EOF
+## Recorder
+
+Measured by \`make bench-recorder\` (bench/recorder.sh) on $(date -u +%Y-%m-%d), $(nproc) cores shared with
+other work running at the same time (load average $(cut -d' ' -f1 /proc/loadavg) at the end), against the
+test control plane, with the $PROFILE build: one \`kubectl jobset recorder -n $NS\` over $N JobSets and
+$((N * 2)) Jobs.
+
+| measure | result | target |
+|---|---:|---:|
+| catch-up after a start (every JobSet recorded, attempt 0 credited) | $catch_up_ms ms | ≤ 5 s |
+| requests during the catch-up | $requests_catch_up | |
+| event-to-write lag, p50 / p99 ($lag_count writes, $EDITS edits at $RATE/s over ${edits_s} s) | ≤ ${p50} s / ≤ ${p99} s | p99 ≤ 1 s |
+| RSS after catch-up / after the edits / peak | $(( rss_catch_up / 1024 )) / $(( rss_edits / 1024 )) / $(( rss_peak / 1024 )) MiB | ≤ 150 MiB |
+| requests while idle for ${IDLE} s (Lease / watch restarts / other) | $idle_total ($idle_lease / $idle_watch / $(( idle_total - idle_lease - idle_watch ))) | watches and Lease only |
+
+The lag is the recorder's own histogram (\`kubectl_jobset_recorder_event_to_write_seconds\`), from
+the watch event to the end of the write; quantiles are the upper bounds of its buckets.
+Idle requests are counted from the recorder's \`-v=6\` request log; the watches themselves stay
+open (re-opened by the server every few minutes), the Lease is renewed every 5 s (GET + PUT).
+EOF
+)
+printf '%s\n' "$section"
+if [ -n "${RECORDER_OUT:-}" ]; then printf '%s\n' "$section" > "$RECORDER_OUT"; fi

@@ -1,0 +1,161 @@
+//! What the recorder counts, and its health, shared with the HTTP endpoints; rendered in
+//! the Prometheus text exposition format (a handful of counters and one histogram do not
+//! need a metrics library).
+
+use std::fmt::Write as _;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Upper bounds (seconds) of the event-to-write lag histogram's buckets.
+pub const LAG_BUCKETS: [f64; 12] = [0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 2.5, 5.0, 10.0];
+
+const PREFIX: &str = "kubectl_jobset_recorder";
+
+#[derive(Debug, Default)]
+pub struct Metrics {
+    pub revisions_recorded: AtomicU64,
+    pub attempts_credited: AtomicU64,
+    pub reconciles: AtomicU64,
+    pub reconcile_errors: AtomicU64,
+    pub watch_restarts: AtomicU64,
+    lag: Mutex<Histogram>,
+    /// Every watch has listed its objects once.
+    pub synced: AtomicBool,
+    /// The Lease has been read or written once: this replica knows whether it leads.
+    pub lease_known: AtomicBool,
+    /// This replica records (it holds the Lease, or runs without leader election).
+    pub leading: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct Histogram {
+    counts: [u64; LAG_BUCKETS.len()],
+    count: u64,
+    sum: f64,
+}
+
+impl Metrics {
+    pub fn add(counter: &AtomicU64, n: u64) {
+        counter.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Records one event-to-write lag.
+    pub fn observe_lag(&self, lag: Duration) {
+        let seconds = lag.as_secs_f64();
+        let mut h = self.lag.lock().unwrap_or_else(|e| e.into_inner());
+        for (bound, count) in LAG_BUCKETS.iter().zip(h.counts.iter_mut()) {
+            if seconds <= *bound {
+                *count += 1;
+            }
+        }
+        h.count += 1;
+        h.sum += seconds;
+    }
+
+    /// Live: the process answers.
+    pub fn healthy(&self) -> bool {
+        true
+    }
+
+    /// Ready: the watches have synced, and the replica knows whether it leads (a standby
+    /// replica is ready too: it has warm caches and takes over on its own).
+    pub fn ready(&self) -> bool {
+        self.synced.load(Ordering::Relaxed) && self.lease_known.load(Ordering::Relaxed)
+    }
+
+    /// The Prometheus text exposition (format 0.0.4).
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let counters = [
+            ("revisions_recorded_total", "Revisions the recorder created.", &self.revisions_recorded),
+            (
+                "attempts_credited_total",
+                "Restart attempts credited to the revision their Jobs were created from.",
+                &self.attempts_credited,
+            ),
+            ("reconciles_total", "JobSets reconciled.", &self.reconciles),
+            ("reconcile_errors_total", "Reconciles that failed and were retried.", &self.reconcile_errors),
+            (
+                "watch_restarts_total",
+                "Watches that failed or listed their objects again.",
+                &self.watch_restarts,
+            ),
+        ];
+        for (name, help, value) in counters {
+            let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");
+            let _ = writeln!(out, "# TYPE {PREFIX}_{name} counter");
+            let _ = writeln!(out, "{PREFIX}_{name} {}", value.load(Ordering::Relaxed));
+        }
+        let gauges = [
+            (
+                "leader",
+                "1 while this replica records (holds the Lease, or runs without election).",
+                &self.leading,
+            ),
+            ("synced", "1 once every watch has listed its objects.", &self.synced),
+        ];
+        for (name, help, value) in gauges {
+            let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");
+            let _ = writeln!(out, "# TYPE {PREFIX}_{name} gauge");
+            let _ = writeln!(out, "{PREFIX}_{name} {}", u8::from(value.load(Ordering::Relaxed)));
+        }
+        let name = format!("{PREFIX}_event_to_write_seconds");
+        let h = self.lag.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(
+            out,
+            "# HELP {name} From the watch event that called for a write to the end of the write."
+        );
+        let _ = writeln!(out, "# TYPE {name} histogram");
+        for (bound, count) in LAG_BUCKETS.iter().zip(h.counts) {
+            let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {count}");
+        }
+        let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {}", h.count);
+        let _ = writeln!(out, "{name}_sum {}", h.sum);
+        let _ = writeln!(out, "{name}_count {}", h.count);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exposition_has_counters_gauges_and_a_cumulative_histogram() {
+        let m = Metrics::default();
+        Metrics::add(&m.revisions_recorded, 3);
+        Metrics::add(&m.attempts_credited, 2);
+        m.observe_lag(Duration::from_millis(40));
+        m.observe_lag(Duration::from_millis(700));
+        m.observe_lag(Duration::from_secs(20));
+        let text = m.render();
+        for line in [
+            "# TYPE kubectl_jobset_recorder_revisions_recorded_total counter",
+            "kubectl_jobset_recorder_revisions_recorded_total 3",
+            "kubectl_jobset_recorder_attempts_credited_total 2",
+            "kubectl_jobset_recorder_reconcile_errors_total 0",
+            "kubectl_jobset_recorder_watch_restarts_total 0",
+            "kubectl_jobset_recorder_leader 0",
+            "# TYPE kubectl_jobset_recorder_event_to_write_seconds histogram",
+            "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"0.025\"} 0",
+            "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"0.05\"} 1",
+            "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"0.75\"} 2",
+            "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"10\"} 2",
+            "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"+Inf\"} 3",
+            "kubectl_jobset_recorder_event_to_write_seconds_count 3",
+        ] {
+            assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn ready_needs_synced_watches_and_a_known_lease() {
+        let m = Metrics::default();
+        assert!(!m.ready());
+        m.synced.store(true, Ordering::Relaxed);
+        assert!(!m.ready());
+        m.lease_known.store(true, Ordering::Relaxed);
+        assert!(m.ready(), "a standby replica is ready too");
+    }
+}

@@ -1,0 +1,178 @@
+//! The recorder's work queue: JobSets to reconcile, each at most once in the queue however
+//! many events name it, with the time of the first event not yet handled (for the
+//! event-to-write lag), delayed retries, and a per-JobSet backoff after failures.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+/// A JobSet, by namespace and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl Key {
+    pub fn new(namespace: &str, name: &str) -> Self {
+        Key { namespace: namespace.to_owned(), name: name.to_owned() }
+    }
+}
+
+impl std::fmt::Display for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// The first backoff after a failed reconcile; it doubles up to `MAX_BACKOFF`.
+const FIRST_BACKOFF: Duration = Duration::from_millis(500);
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Default)]
+pub struct WorkQueue {
+    ready: VecDeque<Key>,
+    /// Every key in `ready`, with the time of its first unhandled event.
+    since: HashMap<Key, Instant>,
+    /// Keys to add back at a later time (with their first event's time).
+    delayed: BTreeMap<(Instant, u64), (Key, Instant)>,
+    sequence: u64,
+    failures: HashMap<Key, u32>,
+}
+
+impl WorkQueue {
+    /// Queues `key` for an event seen at `at`; a key already queued keeps its place and
+    /// its earlier time.
+    pub fn add(&mut self, key: Key, at: Instant) {
+        match self.since.get_mut(&key) {
+            Some(since) => *since = (*since).min(at),
+            None => {
+                self.since.insert(key.clone(), at);
+                self.ready.push_back(key);
+            }
+        }
+    }
+
+    /// Queues `key` again at `due`, keeping the time of the event that first asked for it.
+    pub fn add_after(&mut self, key: Key, first_event: Instant, due: Instant) {
+        self.sequence += 1;
+        self.delayed.insert((due, self.sequence), (key, first_event));
+    }
+
+    /// Moves the delayed keys that are due into the queue.
+    pub fn promote(&mut self, now: Instant) {
+        while let Some(entry) = self.delayed.first_entry() {
+            if entry.key().0 > now {
+                break;
+            }
+            let (key, first_event) = entry.remove();
+            self.add(key, first_event);
+        }
+    }
+
+    /// When the next delayed key is due.
+    pub fn next_due(&self) -> Option<Instant> {
+        self.delayed.keys().next().map(|(due, _)| *due)
+    }
+
+    /// Up to `max` keys in the order they were queued, with their first event's time.
+    pub fn take(&mut self, max: usize) -> Vec<(Key, Instant)> {
+        let n = max.min(self.ready.len());
+        self.ready
+            .drain(..n)
+            .map(|key| {
+                let since = self.since.remove(&key).unwrap_or_else(Instant::now);
+                (key, since)
+            })
+            .collect()
+    }
+
+    /// Drops everything queued (a standby replica does not reconcile).
+    pub fn clear(&mut self) {
+        self.ready.clear();
+        self.since.clear();
+        self.delayed.clear();
+    }
+
+    pub fn len(&self) -> usize {
+        self.ready.len() + self.delayed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A failed reconcile of `key`: it comes back after a backoff that doubles with each
+    /// failure in a row. The backoff chosen.
+    pub fn retry_later(&mut self, key: Key, first_event: Instant, now: Instant) -> Duration {
+        let failures = self.failures.entry(key.clone()).or_insert(0);
+        let backoff = FIRST_BACKOFF.saturating_mul(1 << (*failures).min(6)).min(MAX_BACKOFF);
+        *failures += 1;
+        self.add_after(key, first_event, now + backoff);
+        backoff
+    }
+
+    /// A successful reconcile: the next failure starts from the first backoff again.
+    pub fn succeeded(&mut self, key: &Key) {
+        self.failures.remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_queued_once_with_its_first_event_time() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        q.add(Key::new("ns", "a"), t0 + Duration::from_millis(5));
+        q.add(Key::new("ns", "b"), t0 + Duration::from_millis(6));
+        q.add(Key::new("ns", "a"), t0);
+        assert_eq!(q.len(), 2);
+        let taken = q.take(10);
+        assert_eq!(
+            taken,
+            vec![(Key::new("ns", "a"), t0), (Key::new("ns", "b"), t0 + Duration::from_millis(6))]
+        );
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn delayed_keys_come_back_when_due_with_their_event_time() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        q.add_after(Key::new("ns", "a"), t0, t0 + Duration::from_millis(200));
+        q.promote(t0 + Duration::from_millis(100));
+        assert!(q.take(10).is_empty());
+        assert_eq!(q.next_due(), Some(t0 + Duration::from_millis(200)));
+        q.promote(t0 + Duration::from_millis(200));
+        assert_eq!(q.take(10), vec![(Key::new("ns", "a"), t0)]);
+        assert_eq!(q.next_due(), None);
+    }
+
+    #[test]
+    fn failures_back_off_exponentially_up_to_a_limit_and_reset_on_success() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        let key = Key::new("ns", "a");
+        let backoffs: Vec<Duration> = (0..9).map(|_| q.retry_later(key.clone(), t0, t0)).collect();
+        assert_eq!(backoffs[0], Duration::from_millis(500));
+        assert_eq!(backoffs[1], Duration::from_secs(1));
+        assert_eq!(backoffs[2], Duration::from_secs(2));
+        assert_eq!(*backoffs.last().unwrap(), Duration::from_secs(30));
+        q.succeeded(&key);
+        assert_eq!(q.retry_later(key, t0, t0), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn clear_drops_ready_and_delayed_keys() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        q.add(Key::new("ns", "a"), t0);
+        q.add_after(Key::new("ns", "b"), t0, t0 + Duration::from_secs(1));
+        q.clear();
+        assert!(q.is_empty());
+        q.add(Key::new("ns", "a"), t0);
+        assert_eq!(q.take(1).len(), 1, "a cleared key can be queued again");
+    }
+}

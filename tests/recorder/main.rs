@@ -1,0 +1,530 @@
+//! e2e: `kubectl jobset recorder` as processes against the test control plane. Each
+//! recorder is a child process of the built binary, killed when its guard drops (also on
+//! panic). Tests run one at a time: `-A` recorders would otherwise record each other's
+//! namespaces. Each uses a Lease in its own namespace, so commands elsewhere (reading
+//! kube-system) never see these recorders.
+
+#![allow(clippy::print_stderr)] // the log of a failed recorder, on a failed test
+
+#[path = "../e2e/support.rs"]
+mod support;
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::api::coordination::v1::Lease;
+use kube::Api;
+use kube::api::{ListParams, Patch, PatchParams};
+use serde_json::{Value, json};
+use support::{IGNORE_REASON, TestNs, harness, jobset_yaml, run_plugin, wait_for};
+
+/// One test at a time (see the module's comment).
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A recorder process; killed (SIGKILL) when dropped.
+struct Recorder {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Recorder {
+    fn start(ns: &TestNs, label: &str, args: &[&str]) -> Recorder {
+        let h = harness();
+        let log = h.state.join(format!("recorder-{}-{label}.log", ns.name));
+        let file = std::fs::File::create(&log).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+            .arg("recorder")
+            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
+            .args(["--lease-namespace", &ns.name])
+            .args(args)
+            .env_remove("KUBECONFIG")
+            .env_remove("POD_NAME")
+            .env("HOSTNAME", format!("e2e-{label}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("start the recorder");
+        Recorder { child, log }
+    }
+
+    fn identity(&self) -> String {
+        let label = self.log.file_stem().unwrap().to_str().unwrap().rsplit('-').next().unwrap().to_owned();
+        format!("e2e-{label}_{}", self.child.id())
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits until the log shows `text`.
+    async fn wait_for_log(&self, text: &str) {
+        wait_for(&format!("{text:?} in the recorder's log"), Duration::from_secs(30), || async {
+            self.log().contains(text).then_some(())
+        })
+        .await;
+    }
+
+    /// The address it serves metrics on (started with `--metrics-addr 127.0.0.1:0`).
+    async fn metrics_addr(&self) -> String {
+        wait_for("the metrics address", Duration::from_secs(30), || async {
+            let log = self.log();
+            let line = log.lines().find(|l| l.starts_with("serving "))?;
+            Some(line.rsplit("http://").next()?.trim().to_owned())
+        })
+        .await
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM; the exit status and how long it took to exit.
+    fn terminate(&mut self) -> (std::process::ExitStatus, Duration) {
+        let started = Instant::now();
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, started.elapsed());
+            }
+            assert!(started.elapsed() < Duration::from_secs(15), "the recorder did not stop on SIGTERM");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Recorder {
+    fn drop(&mut self) {
+        self.kill();
+        if std::thread::panicking() {
+            eprintln!("--- recorder log {} ---\n{}", self.log.display(), self.log());
+        }
+    }
+}
+
+/// Plain HTTP GET; (status code, body).
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect to the metrics address");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    (status, body)
+}
+
+fn metric(body: &str, name: &str) -> f64 {
+    body.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.strip_prefix(' ')))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no metric {name} in\n{body}"))
+}
+
+/// The JobSet's ControllerRevisions, as stored.
+async fn revisions(ns: &TestNs, jobset: &str) -> Vec<ControllerRevision> {
+    let api: Api<ControllerRevision> = Api::namespaced(ns.client.clone(), &ns.name);
+    let lp = ListParams::default().labels(&format!("kubectl-jobset.io/jobset-name={jobset}"));
+    let mut items = api.list(&lp).await.unwrap().items;
+    items.sort_by_key(|r| r.revision);
+    items
+}
+
+fn image_of(revision: &ControllerRevision) -> String {
+    let data = &revision.data.as_ref().unwrap().0;
+    data["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn annotation(revision: &ControllerRevision, key: &str) -> String {
+    revision.metadata.annotations.as_ref().and_then(|a| a.get(key)).cloned().unwrap_or_default()
+}
+
+/// Waits until the JobSet has a revision of `image` whose attempts are `attempts`.
+async fn wait_for_revision(ns: &TestNs, jobset: &str, image: &str, attempts: &str) {
+    wait_for(
+        &format!("a revision of {image} with attempts {attempts:?}"),
+        Duration::from_secs(60),
+        || async {
+            revisions(ns, jobset)
+                .await
+                .iter()
+                .any(|r| {
+                    image_of(r) == image && annotation(r, "kubectl-jobset.io/restart-attempts") == attempts
+                })
+                .then_some(())
+        },
+    )
+    .await;
+}
+
+async fn set_image(ns: &TestNs, jobset: &str, image: &str) {
+    let patch = json!([{"op": "replace",
+        "path": "/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image", "value": image}]);
+    let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
+    ns.jobsets()
+        .patch(jobset, &PatchParams::default(), &Patch::Json::<()>(patch))
+        .await
+        .expect("patch the image");
+}
+
+/// Fails the first live Job of `attempt` and waits for the Jobs of `attempt + 1`.
+async fn fail_and_restart(ns: &TestNs, jobset: &str, attempt: i32) {
+    let jobs = ns.wait_for_attempt_jobs(jobset, attempt, 1).await;
+    ns.fail_job(jobs[0].metadata.name.as_deref().unwrap()).await;
+    ns.wait_for_attempt_jobs(jobset, attempt + 1, 1).await;
+}
+
+async fn lease(ns: &TestNs) -> Option<Lease> {
+    Api::<Lease>::namespaced(ns.client.clone(), &ns.name).get_opt("kubectl-jobset-recorder").await.unwrap()
+}
+
+fn holder(lease: &Option<Lease>) -> String {
+    lease.as_ref().and_then(|l| l.spec.as_ref()?.holder_identity.clone()).unwrap_or_default()
+}
+
+const RESTARTABLE: &str = "  failurePolicy:\n    maxRestarts: 5\n";
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn acceptance_two_recorders_keep_every_template_and_every_attempt() {
+    let _serial = SERIAL.lock().await;
+    let _ = IGNORE_REASON;
+    let ns = TestNs::new("rec-accept").await;
+    let r1 = Recorder::start(&ns, "a1", &["-A", "--metrics-addr", "0", "--lease-duration", "3s"]);
+    let r2 = Recorder::start(&ns, "a2", &["-A", "--metrics-addr", "0", "--lease-duration", "3s"]);
+    r1.wait_for_log("watches synced").await;
+    r2.wait_for_log("watches synced").await;
+    let mut r1 = r1;
+
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    fail_and_restart(&ns, "train", 0).await;
+    wait_for_revision(&ns, "train", "busybox:v2", "1").await;
+
+    r1.kill();
+    // v3 and v4 back to back, as a user would type them.
+    set_image(&ns, "train", "busybox:v3").await;
+    set_image(&ns, "train", "busybox:v4").await;
+    wait_for_revision(&ns, "train", "busybox:v4", "").await;
+    let r1 = Recorder::start(&ns, "a1b", &["-A", "--metrics-addr", "0", "--lease-duration", "3s"]);
+    r1.wait_for_log("watches synced").await;
+    fail_and_restart(&ns, "train", 1).await;
+    wait_for_revision(&ns, "train", "busybox:v4", "2").await;
+
+    let stored = revisions(&ns, "train").await;
+    let out = run_plugin(
+        &["history", "train", "-o", "json"],
+        Some(&ns.name),
+        &[("KUBECTL_JOBSET_RECORDER_NAMESPACE", &ns.name)],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let history: Value = serde_json::from_str(&out.stdout).unwrap();
+    let listed = history["revisions"].as_array().unwrap();
+    let summary: Vec<(String, Vec<i64>, String)> = listed
+        .iter()
+        .map(|r| {
+            let image = r["images"][0]["images"][0].as_str().unwrap().to_owned();
+            let attempts =
+                r["restartAttempts"].as_array().unwrap().iter().map(|a| a.as_i64().unwrap()).collect();
+            (image, attempts, r["source"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let spec = "spec".to_owned();
+    assert_eq!(
+        summary,
+        vec![
+            ("busybox:v1".to_owned(), vec![0], spec.clone()),
+            ("busybox:v2".to_owned(), vec![1], spec.clone()),
+            ("busybox:v3".to_owned(), vec![], spec.clone()),
+            ("busybox:v4".to_owned(), vec![2], spec.clone()),
+        ],
+        "one revision per template, in order, each attempt credited once\n{}",
+        out.stdout
+    );
+    let numbers: BTreeSet<i64> = listed.iter().map(|r| r["revision"].as_i64().unwrap()).collect();
+    assert_eq!(numbers.len(), 4, "unique revision numbers: {numbers:?}");
+    assert_eq!(history["unobservedAttempts"], json!([]), "no unobserved attempts");
+    // The recorders wrote all of it: the command found it as stored before it ran.
+    let stored: Vec<(String, i64)> =
+        stored.iter().map(|r| (r.metadata.name.clone().unwrap(), r.revision)).collect();
+    let shown: Vec<(String, i64)> = listed
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap().to_owned(), r["revision"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(stored, shown);
+    drop((r1, r2));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn killing_the_leader_hands_over_within_the_lease_duration_and_nothing_is_lost() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-leader").await;
+    let scope = ["-n", ns.name.as_str(), "--leader-elect", "--lease-duration", "4s", "--metrics-addr", "0"];
+    let first = Recorder::start(&ns, "l1", &scope);
+    first.wait_for_log("leading").await;
+    let second = Recorder::start(&ns, "l2", &scope);
+    second.wait_for_log("standing by").await;
+    assert_eq!(holder(&lease(&ns).await), first.identity());
+
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    assert!(!second.log().contains("Recorded revision"), "a standby records nothing:\n{}", second.log());
+
+    let mut first = first;
+    first.kill();
+    let killed = Instant::now();
+    let last_renewal = lease(&ns).await.unwrap().spec.unwrap().renew_time.unwrap().0;
+    // Changed while nobody leads: the new leader records it when it takes over.
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for("the standby to take the Lease", Duration::from_secs(10), || async {
+        (holder(&lease(&ns).await) == second.identity()).then_some(())
+    })
+    .await;
+    let handover = killed.elapsed();
+    let taken = lease(&ns).await.unwrap().spec.unwrap().acquire_time.unwrap().0;
+    // Taken as soon as the dead leader's Lease expired: its last renewal plus the lease
+    // duration (4 s), give or take the standby's round trip on a shared machine.
+    let after_expiry = last_renewal.duration_until(taken);
+    assert!(
+        after_expiry <= jiff::SignedDuration::from_millis(4_750),
+        "taken {after_expiry:?} after the last renewal"
+    );
+    assert!(
+        handover <= Duration::from_secs(5),
+        "handover took {handover:?} after the kill (lease duration 4 s)"
+    );
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    fail_and_restart(&ns, "train", 0).await;
+    wait_for_revision(&ns, "train", "busybox:v2", "1").await;
+    let stored = revisions(&ns, "train").await;
+    assert_eq!(stored.len(), 2, "one revision per template");
+    assert_eq!(annotation(&stored[0], "kubectl-jobset.io/restart-attempts"), "0");
+    let transitions = lease(&ns).await.unwrap().spec.unwrap().lease_transitions;
+    assert_eq!(transitions, Some(1));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_restarted_recorder_catches_up_without_duplicates_and_prunes_beyond_the_limit() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-catchup").await;
+    let args =
+        ["-n", ns.name.as_str(), "--metrics-addr", "0", "--history-limit", "3", "--lease-duration", "3s"];
+    let mut recorder = Recorder::start(&ns, "c1", &args);
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    recorder.kill();
+
+    set_image(&ns, "train", "busybox:v2").await;
+    let recorder = Recorder::start(&ns, "c2", &args);
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    let caught_up: Vec<(String, i64)> = revisions(&ns, "train")
+        .await
+        .iter()
+        .map(|r| (r.metadata.name.clone().unwrap(), r.revision))
+        .collect();
+    assert_eq!(caught_up.len(), 2);
+    let mut recorder = recorder;
+    recorder.kill();
+    // A third start over an up-to-date history changes nothing.
+    let recorder = Recorder::start(&ns, "c3", &args);
+    recorder.wait_for_log("watches synced").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let again: Vec<(String, i64)> = revisions(&ns, "train")
+        .await
+        .iter()
+        .map(|r| (r.metadata.name.clone().unwrap(), r.revision))
+        .collect();
+    assert_eq!(again, caught_up, "no duplicates and no renumbering after a restart");
+
+    for image in ["busybox:v3", "busybox:v4", "busybox:v5"] {
+        set_image(&ns, "train", image).await;
+        wait_for_revision(&ns, "train", image, "").await;
+    }
+    wait_for("pruning to 3 revisions", Duration::from_secs(30), || async {
+        let images: Vec<String> = revisions(&ns, "train").await.iter().map(image_of).collect();
+        // The running one (v1, attempt 0) and the spec's are always kept.
+        (images == ["busybox:v1", "busybox:v4", "busybox:v5"]).then_some(())
+    })
+    .await;
+    drop(recorder);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn endpoints_answer_events_are_published_and_sigterm_releases_the_lease() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-ops").await;
+    let mut recorder = Recorder::start(
+        &ns,
+        "o1",
+        &["-n", ns.name.as_str(), "--metrics-addr", "127.0.0.1:0", "--lease-duration", "10s"],
+    );
+    let addr = recorder.metrics_addr().await;
+    assert_eq!(http_get(&addr, "/healthz").0, 200);
+    wait_for("/readyz", Duration::from_secs(30), || async {
+        (http_get(&addr, "/readyz").0 == 200).then_some(())
+    })
+    .await;
+    assert_eq!(http_get(&addr, "/nothing").0, 404);
+
+    let yaml = jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE).replace(
+        "  name: train\n",
+        "  name: train\n  annotations:\n    kubernetes.io/change-cause: first rollout\n",
+    );
+    ns.create(&yaml);
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    let stored = revisions(&ns, "train").await;
+    assert_eq!(annotation(&stored[0], "kubernetes.io/change-cause"), "first rollout");
+    assert_eq!(annotation(&stored[0], "kubectl-jobset.io/source"), "spec");
+
+    let (status, body) = http_get(&addr, "/metrics");
+    assert_eq!(status, 200);
+    assert_eq!(metric(&body, "kubectl_jobset_recorder_revisions_recorded_total"), 1.0);
+    assert_eq!(metric(&body, "kubectl_jobset_recorder_attempts_credited_total"), 1.0);
+    assert_eq!(metric(&body, "kubectl_jobset_recorder_reconcile_errors_total"), 0.0);
+    assert_eq!(metric(&body, "kubectl_jobset_recorder_watch_restarts_total"), 0.0);
+    assert!(metric(&body, "kubectl_jobset_recorder_event_to_write_seconds_count") >= 1.0);
+    assert_eq!(metric(&body, "kubectl_jobset_recorder_leader"), 1.0);
+
+    let events = wait_for("the RevisionRecorded Event", Duration::from_secs(30), || async {
+        let out = ns.kubectl(&["events", "--for", "jobset/train"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.contains("RevisionRecorded").then_some(text)
+    })
+    .await;
+    assert!(events.contains("Recorded revision 1 from the spec"), "{events}");
+
+    assert!(!holder(&lease(&ns).await).is_empty());
+    let (status, took) = recorder.terminate();
+    assert!(status.success(), "exit status {status:?}\n{}", recorder.log());
+    assert!(took < Duration::from_secs(6), "stopped after {took:?}");
+    assert_eq!(holder(&lease(&ns).await), "", "the Lease is released on SIGTERM");
+    assert!(recorder.log().contains("released the Lease"));
+}
+
+/// `kubectl apply -f -` of `manifests`, in no particular namespace.
+fn kubectl_apply(flags: &[&str], manifests: &str) -> std::process::Output {
+    let h = harness();
+    let mut kubectl = Command::new(&h.kubectl)
+        .arg("--kubeconfig")
+        .arg(&h.kubeconfig)
+        .arg("apply")
+        .args(flags)
+        .args(["-f", "-"])
+        .env_remove("KUBECONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    kubectl.stdin.take().unwrap().write_all(manifests.as_bytes()).unwrap();
+    kubectl.wait_with_output().unwrap()
+}
+
+fn deploy_manifests() -> String {
+    std::fs::read_to_string(format!("{}/deploy/recorder.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-rbac").await;
+    // The ClusterRole and its binding as shipped; the Lease's Role in the test's namespace.
+    let manifests = deploy_manifests();
+    let rbac: Vec<&str> = manifests
+        .split("\n---\n")
+        .filter(|doc| {
+            ["kind: ClusterRole", "kind: Role\n", "kind: RoleBinding"].iter().any(|k| doc.contains(k))
+        })
+        .collect();
+    let rbac = rbac.join("\n---\n").replace("namespace: kube-system", &format!("namespace: {}", ns.name));
+    let out = kubectl_apply(&[], &rbac);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let service_account = "system:serviceaccount:kubectl-jobset:kubectl-jobset-recorder";
+    wait_for("the recorder's RBAC to take effect", Duration::from_secs(30), || async {
+        let out = ns.kubectl(&[
+            "auth",
+            "can-i",
+            "create",
+            "controllerrevisions.apps",
+            &format!("--as={service_account}"),
+        ]);
+        out.status.success().then_some(())
+    })
+    .await;
+    let recorder = Recorder::start(
+        &ns,
+        "r1",
+        &[
+            "-n",
+            ns.name.as_str(),
+            "--as",
+            service_account,
+            "--metrics-addr",
+            "0",
+            "--lease-duration",
+            "3s",
+            "-v",
+            "1",
+        ],
+    );
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    fail_and_restart(&ns, "train", 0).await;
+    wait_for_revision(&ns, "train", "busybox:v2", "1").await;
+    let stored = revisions(&ns, "train").await;
+    let sources: Vec<String> = stored.iter().map(|r| annotation(r, "kubectl-jobset.io/source")).collect();
+    assert_eq!(sources, ["spec", "spec"], "nothing rebuilt from running Jobs with client-side defaults");
+    assert!(holder(&lease(&ns).await).starts_with("e2e-r1_"), "the Lease is renewed with the Role");
+    let log = recorder.log();
+    assert!(
+        log.contains("cannot dry-run a Job"),
+        "dry runs are not allowed, client-side defaults are used:\n{log}"
+    );
+    assert!(!log.contains("warning:"), "{log}");
+    let events = ns.kubectl(&["events", "--for", "jobset/train"]);
+    assert!(String::from_utf8_lossy(&events.stdout).contains("RevisionRecorded"));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_manifests_pass_a_server_side_dry_run() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-deploy").await;
+    let manifests =
+        std::fs::read_to_string(format!("{}/deploy/recorder.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    // Namespaced objects need their namespace to exist for a server-side dry run: the
+    // manifests go to the test's namespace instead of kubectl-jobset (the Namespace object
+    // itself is dry-run as written).
+    let placed = manifests.replace("namespace: kubectl-jobset\n", &format!("namespace: {}\n", ns.name));
+    let out = kubectl_apply(&["--dry-run=server"], &placed);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}{}", stdout, String::from_utf8_lossy(&out.stderr));
+    for object in [
+        "namespace/kubectl-jobset",
+        "serviceaccount/kubectl-jobset-recorder",
+        "clusterrole.rbac.authorization.k8s.io/kubectl-jobset-recorder",
+        "clusterrolebinding.rbac.authorization.k8s.io/kubectl-jobset-recorder",
+        "role.rbac.authorization.k8s.io/kubectl-jobset-recorder-lease",
+        "rolebinding.rbac.authorization.k8s.io/kubectl-jobset-recorder-lease",
+        "deployment.apps/kubectl-jobset-recorder",
+    ] {
+        assert!(stdout.contains(&format!("{object} ")), "{object} not applied:\n{stdout}");
+    }
+}
