@@ -396,6 +396,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--all-namespaces[Select JobSets in every namespace (with -l)]' \
 '-y[Do not ask for confirmation]' \
 '--yes[Do not ask for confirmation]' \
+'(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new images and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
 '--restart[Restart each changed JobSet once its patch has landed, so the image takes effect now]' \
 '--force[With --restart\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \

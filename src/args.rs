@@ -216,6 +216,9 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
             "name the JobSets to change, or select them with -l (with -A for every namespace)".into(),
         ));
     }
+    if args.handover && names.len() != 1 {
+        return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
+    }
     let images = crate::set_image::parse_image_args(images).map_err(Error::Usage)?;
     validate_timeout(args.timeout)?;
     if let Some(reason) = &args.reason
@@ -237,6 +240,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
             force: args.force,
             ..Default::default()
         }),
+        handover: args.handover,
         images,
         cause,
         requested_by: requested_by(global),
@@ -433,6 +437,7 @@ mod tests {
             (&["set", "image", "a", "c"][..], "at least one image"),
             (&["set", "image", "a", "/c=x"][..], "container name is missing"),
             (&["set", "image", "a", "c=x", "--reason", " "][..], "--reason needs a text"),
+            (&["set", "image", "a", "b", "c=x", "--handover"][..], "name exactly one"),
             (&["recorder", "--metrics-addr", "localhost"][..], "is not an address"),
             (&["recorder", "-l", "a in (b"][..], "cannot parse label selector"),
             (&["recorder", "--lease-namespace", "Bad_NS"][..], "invalid --lease-namespace"),

@@ -474,6 +474,12 @@ pub struct SetImageArgs {
     #[arg(short = 'y', long)]
     pub yes: bool,
 
+    /// Where the controller forbids template changes (upstream JobSet): recreate the JobSet
+    /// with the new images and hand its running Jobs over to it, untouched; resumable. One
+    /// JobSet, by name.
+    #[arg(long, conflicts_with_all = ["selector", "all_namespaces"])]
+    pub handover: bool,
+
     /// Restart each changed JobSet once its patch has landed, so the image takes effect now.
     #[arg(long)]
     pub restart: bool,

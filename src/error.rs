@@ -267,6 +267,10 @@ pub enum Error {
     )]
     HandoverStopped { what: String, step: &'static str, journal: String, source: Box<Error> },
 
+    /// The one JobSet selected could not be compared with its Jobs (`diff`), and why.
+    #[error("jobset {what} could not be compared: {why}")]
+    NotCompared { what: String, why: String },
+
     /// Some of several targets failed; each was reported already.
     #[error("{failed} of {total} JobSets failed (see above)")]
     Several { failed: usize, total: usize },

@@ -57,6 +57,11 @@ pub async fn run(
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
+    // One JobSet's problem is the command's error itself (said once, last, as kubectl
+    // ends); among several, each is said on its own line, then how many failed.
+    if let [JobSetDrift { error: Some(why), namespace, name, .. }] = drifts.as_slice() {
+        return Err(Error::NotCompared { what: format!("{namespace}/{name}"), why: why.clone() });
+    }
     write_problems(err, &drifts)?;
     let failed = drifts.iter().filter(|d| d.error.is_some()).count();
     if failed > 0 {

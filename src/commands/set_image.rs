@@ -12,6 +12,7 @@ use crate::commands::{Confirm, ExitStatus};
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, restart_jobset, wait};
+use crate::handover::{self, HandoverOptions};
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
@@ -32,6 +33,8 @@ pub struct SetImagePlan {
     pub requested_by: String,
     /// `--restart`, with what the restart says about itself.
     pub restart: Option<RestartOptions>,
+    /// `--handover`: recreate the JobSet with the new images and hand its Jobs over.
+    pub handover: bool,
     /// `--wait`, with its timeout.
     pub wait: Option<Wait>,
     pub format: Option<Format>,
@@ -52,6 +55,11 @@ pub async fn run(
     err: &mut dyn Write,
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
+    if plan.handover
+        && let Some(outcome) = resume_handover(cluster, plan, out, err).await?
+    {
+        return handed_over(cluster, plan, outcome, out, err).await;
+    }
     // Recording first keeps the templates being replaced in history (rollback needs them).
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
@@ -106,6 +114,12 @@ pub async fn run(
             }
             objects.push(jobset.object());
             continue;
+        }
+        if plan.handover {
+            let templates = change.templates_of(jobset);
+            let outcome =
+                handover::run(cluster, jobset, &templates, &handover_options(plan), out, err).await?;
+            return handed_over(cluster, plan, outcome, out, err).await;
         }
         let object = apply(cluster, jobset, change, plan).await?;
         if plan.format.is_none() {
@@ -164,6 +178,51 @@ async fn finish(
     Ok(ExitStatus::Success)
 }
 
+/// `--handover`: the command as the journal records it (a rerun is matched by it).
+fn handover_options(plan: &SetImagePlan) -> HandoverOptions {
+    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
+    HandoverOptions::new(
+        format!("kubectl jobset set image {name} {} --handover", crate::set_image::image_words(&plan.images)),
+        plan.dry_run != DryRun::None,
+    )
+}
+
+/// A handover whose old JobSet is gone already: finished from its journal when this is
+/// the command that began it.
+async fn resume_handover(
+    cluster: &Cluster,
+    plan: &SetImagePlan,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Option<handover::Outcome>> {
+    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
+    let ns = plan.selection.namespace.as_deref().unwrap_or(&cluster.namespace);
+    handover::resume_pending(cluster, ns, name, &handover_options(plan), out, err).await
+}
+
+/// After a handover: record the new templates with the cause, then restart if asked
+/// (the new JobSet object is found by name, as after a patch).
+async fn handed_over(
+    cluster: &Cluster,
+    plan: &SetImagePlan,
+    outcome: handover::Outcome,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<ExitStatus> {
+    let name = plan.selection.names.first().cloned().unwrap_or_default();
+    let handover::Outcome::Done { uid, adopted } = outcome else {
+        // handover::run printed the steps; nothing was changed.
+        return Ok(ExitStatus::Success);
+    };
+    writeln!(
+        err,
+        "{RESOURCE_NAME}/{name} handed over: new uid {uid}, {adopted} objects adopted, running Jobs untouched"
+    )?;
+    writeln!(out, "{RESOURCE_NAME}/{name} image updated")?;
+    let who = cluster.whoami().await.unwrap_or_else(|| plan.requested_by.clone());
+    finish(cluster, plan, std::slice::from_ref(&name), &who, out, err).await
+}
+
 fn refused(jobset: &JobSet, why: String) -> Error {
     Error::Refused { what: format!("{RESOURCE_NAME}/{}", jobset.name()), verb: "changed", why }
 }
@@ -203,7 +262,7 @@ async fn apply(
         match error {
             Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
                 cluster.log.note(1, &format!("the API server answered: {message}"));
-                return Err(refused(jobset, IMMUTABLE.into()));
+                return Err(refused(jobset, immutable(jobset, plan)));
             }
             _ if failure == WriteFailure::Precondition && tries >= PATCH_TRIES => {
                 return Err(refused(jobset, CHANGED_MEANWHILE.into()));
@@ -233,12 +292,19 @@ async fn apply(
     unreachable!("the loop returns by its last try")
 }
 
-/// Why a webhook's refusal of an image change cannot be worked around in place.
-const IMMUTABLE: &str = "the cluster rejected the template change: this JobSet controller's admission webhook \
-     treats replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
-     tolerations and schedulingGates change, and only while the JobSet is suspended; images are never among \
-     them). Nothing was changed. Run a JobSet controller that allows opportunistic template updates, or create \
-     a new JobSet with the new image (-v shows the API server's full answer)";
+/// Why a webhook's refusal of an image change cannot be worked around in place, and the
+/// way around it: `--handover` (a new JobSet object adopts the running Jobs).
+fn immutable(jobset: &JobSet, plan: &SetImagePlan) -> String {
+    format!(
+        "the cluster rejected the template change: this JobSet controller's admission webhook treats \
+         replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
+         tolerations and schedulingGates change, and only while the JobSet is suspended; images are never among \
+         them). Nothing was changed. To change it without stopping its running Jobs, recreate the JobSet object \
+         and hand them over: kubectl jobset set image {} {} --handover (-v shows the API server's full answer)",
+        jobset.name(),
+        crate::set_image::image_words(&plan.images)
+    )
+}
 
 /// The template diff, per changed replicatedJob.
 fn write_preview(

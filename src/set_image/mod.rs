@@ -113,6 +113,18 @@ impl TemplateChange {
         self.images.is_empty()
     }
 
+    /// Every replicatedJob's template with the change applied (what `--handover` creates
+    /// the new JobSet with).
+    pub fn templates_of(&self, jobset: &JobSet) -> crate::history::Templates {
+        let mut templates = crate::history::templates_of(jobset);
+        for edit in &self.templates {
+            if let Some((_, template)) = templates.iter_mut().find(|(name, _)| *name == edit.name) {
+                *template = edit.after.clone();
+            }
+        }
+        templates
+    }
+
     /// The JSON patch that writes the change, guarded by `test` ops on each replicatedJob's
     /// name, each container's name and its current image (or the resourceVersion where
     /// a value to test is missing), so a concurrent edit makes it fail changing nothing.
@@ -280,8 +292,13 @@ fn candidates(jobset: &JobSet) -> Vec<String> {
 
 /// The change cause when no `--reason` is given: the command, as `kubectl --record` kept it.
 pub fn default_cause(args: &[ImageArg]) -> String {
+    format!("set image {}", image_words(args))
+}
+
+/// The `[REPLICATEDJOB/]CONTAINER=IMAGE` words, as typed.
+pub fn image_words(args: &[ImageArg]) -> String {
     let images: Vec<String> = args.iter().map(|a| format!("{}={}", a.label(), a.image)).collect();
-    format!("set image {}", images.join(" "))
+    images.join(" ")
 }
 
 /// Whether the images the change sets are all in `jobset` now (to judge a lost answer).

@@ -136,7 +136,9 @@ async fn handover_refuses_other_managers_kueue_and_finished_jobsets() {
     let finished = TestNs::new("handover-finished").await;
     two_revisions(&finished, "", "").await;
     ns_complete(&finished).await;
-    assert_refused(&finished, HANDOVER, "it has finished (Completed)").await;
+    // rollback's own guard refuses a finished JobSet before the handover is planned (the
+    // handover's refusal of it is unit-tested in handover::plan).
+    assert_refused(&finished, HANDOVER, "has completed").await;
 }
 
 async fn ns_complete(ns: &TestNs) {
@@ -220,4 +222,37 @@ async fn handover_names_every_missing_permission_up_front() {
     let out = ns.plugin(&args);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(configmaps.get_opt(&format!("kubectl-jobset-handover-{NAME}")).await.unwrap().is_none());
+}
+
+/// `set image --handover`: refused in place with the suggestion, then done by handover;
+/// the running Jobs are untouched and the next restart runs the new image.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_image_hands_over_where_templates_are_immutable() {
+    let ns = TestNs::new("handover-setimage").await;
+    prepare(&ns, &[]).await;
+    let before = running(&ns).await;
+    let old_uid = ns.jobset(NAME).await["metadata"]["uid"].as_str().unwrap().to_owned();
+
+    let out = ns.plugin(&["set", "image", NAME, "*=busybox:1.38", "-y"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("kubectl jobset set image train *=busybox:1.38 --handover"), "{out:?}");
+    assert_eq!(ns.jobset(NAME).await["metadata"]["uid"], old_uid.as_str(), "nothing changed");
+
+    let out = ns.plugin(&["set", "image", NAME, "*=busybox:1.38", "--handover", "--dry-run"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let added = |l: &str| l.starts_with('+') && l.contains("image: busybox:1.38");
+    assert!(out.stdout.lines().any(added), "the diff: {out:?}");
+    assert!(out.stdout.contains("propagationPolicy=Orphan"), "the steps: {out:?}");
+    assert_eq!(ns.jobset(NAME).await["metadata"]["uid"], old_uid.as_str(), "a dry run changes nothing");
+
+    let out =
+        ns.plugin(&["set", "image", NAME, "*=busybox:1.38", "--handover", "-y", "--reason", "new base"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("jobset.jobset.x-k8s.io/train image updated"), "{out:?}");
+    assert_handed_over(&ns, &before, &old_uid).await;
+    assert_eq!(images(&ns.jobset(NAME).await), ["busybox:1.38", "busybox:1.38"]);
+    let history = ns.plugin(&["history", NAME, "-o", "json"]);
+    assert!(history.stdout.contains("new base"), "the cause is recorded: {history:?}");
+    next_restart_uses(&ns, "busybox:1.38", 1).await;
 }
