@@ -162,3 +162,25 @@ pub fn watch_fleet(
         })
         .map(move |update| update.map_err(|e| classify(&errors, namespace.as_deref().unwrap_or_default(), e)))
 }
+
+/// What the next item of `watch_jobset` means to a command following it: a synced
+/// snapshot to judge (`Some`), nothing yet (`None`: not synced, or an idle watch that timed
+/// out and is re-established), or the error that ends the command.
+pub fn next_snapshot(
+    next: Option<Result<Snapshot>>,
+    name: &str,
+    cluster: &Cluster,
+) -> Result<Option<Snapshot>> {
+    match next {
+        None => Err(Error::Wait(format!("watching jobset {name} ended unexpectedly"))),
+        Some(Ok(snapshot)) if snapshot.synced => Ok(Some(snapshot)),
+        Some(Ok(_)) => Ok(None),
+        // A watch idle for longer than --request-timeout times out; the watcher
+        // re-establishes it. Any other failure ends the command.
+        Some(Err(Error::Timeout { .. })) => {
+            cluster.log.note(6, "watch timed out; watching again");
+            Ok(None)
+        }
+        Some(Err(e)) => Err(e),
+    }
+}

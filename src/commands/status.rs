@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use crate::cluster::Cluster;
-use crate::cluster::watch::{Snapshot, watch_jobset};
+use crate::cluster::watch::{Snapshot, next_snapshot, watch_jobset};
 use crate::commands::ExitStatus;
 use crate::diff::normalize::normalize_child;
 use crate::error::{Error, Result};
@@ -75,16 +75,7 @@ pub async fn run(
             }
             next = stream.next() => next,
         };
-        let snapshot = match next {
-            None => return Err(Error::Wait(format!("watching jobset {name} ended unexpectedly"))),
-            Some(Ok(snapshot)) if snapshot.synced => snapshot,
-            Some(Ok(_)) => continue,
-            Some(Err(Error::Timeout { .. })) => {
-                cluster.log.note(6, "watch timed out; watching again");
-                continue;
-            }
-            Some(Err(e)) => return Err(e),
-        };
+        let Some(snapshot) = next_snapshot(next, &name, cluster)? else { continue };
         let Some(current) = snapshot.jobset.clone() else {
             printer.finish(out)?;
             return Err(Error::Wait(format!("jobset {name:?} was deleted")));

@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::StreamExt;
 
 use crate::cluster::Cluster;
-use crate::cluster::watch::{Snapshot, watch_jobset};
+use crate::cluster::watch::{Snapshot, next_snapshot, watch_jobset};
 use crate::diff::job_range;
 use crate::error::{Error, Result};
 use crate::model::jobset::JobSet;
@@ -69,18 +69,7 @@ pub async fn wait(
             }
             next = stream.next() => next,
         };
-        let snapshot = match next {
-            None => return Err(Error::Wait(format!("watching jobset {name} ended unexpectedly"))),
-            Some(Ok(snapshot)) if snapshot.synced => snapshot,
-            Some(Ok(_)) => continue,
-            // A watch idle for longer than --request-timeout times out; the watcher
-            // re-establishes it. Any other failure ends the wait.
-            Some(Err(Error::Timeout { .. })) => {
-                cluster.log.note(6, "watch timed out; watching again");
-                continue;
-            }
-            Some(Err(e)) => return Err(e),
-        };
+        let Some(snapshot) = next_snapshot(next, &name, cluster)? else { continue };
         anything_moved |= shows_activity(&snapshot, to);
         let Some(current) = &snapshot.jobset else {
             return Err(Error::Wait(format!("jobset {name} was deleted while waiting for restart {to}")));
