@@ -160,6 +160,8 @@ async fn set_image_on_a_fleet_with_restart_and_wait() {
 async fn set_image_where_templates_are_immutable_is_explained() {
     let ns = TestNs::immutable("setimage-strict").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
+    // Its Jobs first: --restart is judged before the patch, and refused while they are created.
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
     let before = ns.jobset("train").await;
     let out = ns.plugin(&["set", "image", "train", "main=busybox:1.37", "--restart"]);
     assert_eq!(out.code, 1, "{out:?}");
