@@ -68,8 +68,8 @@ impl serde_json::ser::Formatter for ApiServerFormatter {
     }
 }
 
-/// Which namespaces a list covers: one, or all (`-A`).
-fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
+/// Which namespaces a list or watch covers: one, or all (`-A`).
+pub(crate) fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
 where
     K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
 {
@@ -172,8 +172,18 @@ impl Cluster {
         namespace: Option<&str>,
         selector: &str,
     ) -> Result<Vec<ControllerRevision>> {
+        self.list_revisions_with(namespace, selector, |r| r).await
+    }
+
+    /// The revisions a selector matches, each passed through `keep` as its page arrives.
+    pub async fn list_revisions_with<U>(
+        &self,
+        namespace: Option<&str>,
+        selector: &str,
+        keep: impl FnMut(ControllerRevision) -> U,
+    ) -> Result<Vec<U>> {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
-        self.list_pages(&api::<ControllerRevision>(self, namespace), op, Some(selector), |r| r).await
+        self.list_pages(&api::<ControllerRevision>(self, namespace), op, Some(selector), keep).await
     }
 
     pub async fn create_revision(

@@ -8,6 +8,7 @@ use kube::api::Api;
 use kube::runtime::{WatchStreamExt, watcher};
 
 use super::Cluster;
+use super::api::api;
 use crate::error::{Error, Result};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
@@ -117,15 +118,6 @@ pub fn watch_fleet(
     cluster: &Cluster,
     what: FleetWatch<'_>,
 ) -> impl Stream<Item = Result<FleetUpdate>> + use<> {
-    fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
-    where
-        K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
-    {
-        match namespace {
-            Some(ns) => Api::namespaced(cluster.client.clone(), ns),
-            None => Api::all(cluster.client.clone()),
-        }
-    }
     let mut config = watcher::Config::default();
     if let Some(selector) = what.jobset_selector {
         config = config.labels(selector);

@@ -188,14 +188,14 @@ mod tests {
                     vec![DriftGroup {
                         jobs: outdated,
                         changes: changes(&live, &spec),
-                        live_template: live.clone(),
+                        live_template: live.clone().into(),
                     }]
                 },
                 scale: vec![],
                 not_created: vec![],
                 beyond_replicas: vec![],
                 in_spec: true,
-                spec_template: spec,
+                spec_template: spec.into(),
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],

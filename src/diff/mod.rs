@@ -8,6 +8,7 @@ pub mod normalize;
 pub mod unified;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -61,8 +62,9 @@ pub struct ReplicatedJobDrift {
     pub beyond_replicas: Vec<String>,
     /// Whether the replicatedJob still exists in the spec.
     pub in_spec: bool,
+    /// The normalised Job the spec makes (shared with the Jobs that run it).
     #[serde(skip)]
-    pub spec_template: Value,
+    pub spec_template: Arc<Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -70,8 +72,9 @@ pub struct ReplicatedJobDrift {
 pub struct DriftGroup {
     pub jobs: Vec<String>,
     pub changes: Vec<Change>,
+    /// The group's normalised template, shared with its Jobs.
     #[serde(skip)]
-    pub live_template: Value,
+    pub live_template: Arc<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -127,7 +130,11 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         if state == State::Compared
             && let Some(want) = expected.get(&rjob.name)
         {
-            drift.spec_template = want.template.clone();
+            // In a fleet without drift every template is held once, by the Jobs running it.
+            drift.spec_template = match current.iter().find(|j| *j.template == want.template) {
+                Some(job) => job.template.clone(),
+                None => Arc::new(want.template.clone()),
+            };
             compare_jobs(&mut drift, &current, want);
         }
         replicated_jobs.push(drift);
@@ -195,7 +202,7 @@ fn in_spec_drift(jobset: &JobSet, rjob: &ReplicatedJob, current: &[&ChildJob]) -
             .map(|j| j.name().to_owned())
             .collect(),
         in_spec: true,
-        spec_template: Value::Null,
+        spec_template: Arc::default(),
     }
 }
 
@@ -210,7 +217,7 @@ fn removed_drift(name: String, current: &[&ChildJob]) -> ReplicatedJobDrift {
         not_created: vec![],
         beyond_replicas: names(current),
         in_spec: false,
-        spec_template: Value::Null,
+        spec_template: Arc::default(),
     }
 }
 
@@ -224,12 +231,12 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     for job in current {
         let live = job.template.as_ref();
         if *live != want.template {
-            match groups.iter_mut().find(|g| g.live_template == *live) {
+            match groups.iter_mut().find(|g| *g.live_template == *live) {
                 Some(group) => group.jobs.push(job.name().to_owned()),
                 None => groups.push(DriftGroup {
                     jobs: vec![job.name().to_owned()],
                     changes: changes(live, &want.template),
-                    live_template: live.clone(),
+                    live_template: job.template.clone(),
                 }),
             }
         }
@@ -314,6 +321,21 @@ mod tests {
         let d = compare(&js, &[job(0, "1", "app:v1"), job(1, "1", "app:v1")], &expected(&js));
         assert!(!d.has_drift(), "{d:#?}");
         assert_eq!((d.outdated_jobs(), d.total_jobs()), (0, 2));
+    }
+
+    #[test]
+    fn without_drift_each_template_is_held_once_by_the_jobs_running_it() {
+        let js = jobset("app:v1", 2, json!({"restarts": 1}));
+        let jobs = [job(0, "1", "app:v1"), job(1, "1", "app:v1")];
+        let d = compare(&js, &jobs, &expected(&js));
+        assert!(!d.has_drift());
+        assert!(std::sync::Arc::ptr_eq(&d.replicated_jobs[0].spec_template, &jobs[0].template));
+        // Drifted: the group shares its Jobs' template, the spec's is its own.
+        let js = jobset("app:v2", 1, json!({"restarts": 1}));
+        let d = compare(&js, &jobs[..1], &expected(&js));
+        let rjob = &d.replicated_jobs[0];
+        assert!(std::sync::Arc::ptr_eq(&rjob.outdated[0].live_template, &jobs[0].template));
+        assert_eq!(*rjob.spec_template, expected(&js)["w"].template);
     }
 
     #[test]

@@ -312,11 +312,12 @@ struct RawJob {
 
 impl From<RawJob> for ChildJob {
     fn from(raw: RawJob) -> Self {
-        let metadata = ObjectMeta::from(raw.metadata);
+        let mut metadata = ObjectMeta::from(raw.metadata);
         let scale = |key: &str| raw.spec.get(key).and_then(Value::as_i64);
         let (parallelism, completions) = (scale("parallelism"), scale("completions"));
+        // The annotations are read only as part of the template: held there alone.
         let template = serde_json::json!({
-            "metadata": {"labels": metadata.labels, "annotations": metadata.annotations},
+            "metadata": {"labels": metadata.labels, "annotations": metadata.annotations.take()},
             "spec": raw.spec,
         });
         ChildJob { metadata, template: Arc::new(template), parallelism, completions, status: raw.status }

@@ -126,26 +126,36 @@ fn jobs_of_replicated_job<'f>(fleet: &'f Fleet, jobset: &JobSet, name: &str) -> 
 
 /// Drift for every JobSet in the fleet. A JobSet whose templates the API server rejects
 /// gets its problem in `error`, with no template comparison; the others are compared.
+///
+/// A JobSet whose Jobs all match the client-side forms is compared at once, so its forms
+/// are dropped before the next JobSet's are built: a fleet without drift never holds
+/// more than one JobSet's expected Jobs beside its own (every JobSet may have its own).
 pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
-    let client_forms: Vec<Vec<Option<Normalized>>> = fleet
+    let first_pass: Vec<std::result::Result<JobSetDrift, Vec<Option<Normalized>>>> = fleet
         .jobsets
         .iter()
         .map(|js| {
-            js.spec
+            let forms: Vec<Option<Normalized>> = js
+                .spec
                 .replicated_jobs
                 .iter()
                 .map(|r| {
                     let client = client_expected(js, &r.template);
                     (!needs_server(&client, &jobs_of_replicated_job(fleet, js, &r.name))).then_some(client)
                 })
-                .collect()
+                .collect();
+            let settled = forms.iter().all(Option::is_some) || crate::diff::state_of(js) != State::Compared;
+            match settled {
+                true => Ok(compare_with(defaulter, fleet, js, forms)),
+                false => Err(forms),
+            }
         })
         .collect();
     let to_confirm: Vec<(&JobSet, &Value)> = fleet
         .jobsets
         .iter()
-        .zip(&client_forms)
-        .filter(|(js, _)| crate::diff::state_of(js) == State::Compared)
+        .zip(&first_pass)
+        .filter_map(|(js, pass)| pass.as_ref().err().map(|forms| (js, forms)))
         .flat_map(|(js, forms)| {
             js.spec
                 .replicated_jobs
@@ -159,34 +169,43 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
     Ok(fleet
         .jobsets
         .iter()
-        .zip(client_forms)
-        .map(|(jobset, forms)| {
-            let mut problems = Vec::new();
-            let mut expected: BTreeMap<String, Normalized> = BTreeMap::new();
-            for (r, client) in jobset.spec.replicated_jobs.iter().zip(forms) {
-                let want = match client {
-                    Some(client) => Some(client),
-                    None => {
-                        if let Some(why) = defaulter.problem(jobset, &r.template) {
-                            problems.push(format!("replicatedJob {}: {why}", r.name));
-                        }
-                        defaulter.expected(jobset, &r.template)
-                    }
-                };
-                if let Some(want) = want {
-                    expected.insert(r.name.clone(), want);
-                }
-            }
-            if problems.is_empty() {
-                compare(jobset, fleet.jobs_of(jobset), &expected)
-            } else {
-                // Compare nothing rather than part of the JobSet: its problem is the answer.
-                let mut drift = compare(jobset, fleet.jobs_of(jobset), &BTreeMap::new());
-                drift.error = Some(problems.join("; "));
-                drift
-            }
-        })
+        .zip(first_pass)
+        .map(|(jobset, pass)| pass.unwrap_or_else(|forms| compare_with(defaulter, fleet, jobset, forms)))
         .collect())
+}
+
+/// One JobSet's drift: each replicatedJob compared with its client-side form where that
+/// settled it, else with the server's (after `prefetch`).
+fn compare_with(
+    defaulter: &Defaulter<'_>,
+    fleet: &Fleet,
+    jobset: &JobSet,
+    forms: Vec<Option<Normalized>>,
+) -> JobSetDrift {
+    let mut problems = Vec::new();
+    let mut expected: BTreeMap<String, Normalized> = BTreeMap::new();
+    for (r, client) in jobset.spec.replicated_jobs.iter().zip(forms) {
+        let want = match client {
+            Some(client) => Some(client),
+            None => {
+                if let Some(why) = defaulter.problem(jobset, &r.template) {
+                    problems.push(format!("replicatedJob {}: {why}", r.name));
+                }
+                defaulter.expected(jobset, &r.template)
+            }
+        };
+        if let Some(want) = want {
+            expected.insert(r.name.clone(), want);
+        }
+    }
+    if problems.is_empty() {
+        compare(jobset, fleet.jobs_of(jobset), &expected)
+    } else {
+        // Compare nothing rather than part of the JobSet: its problem is the answer.
+        let mut drift = compare(jobset, fleet.jobs_of(jobset), &BTreeMap::new());
+        drift.error = Some(problems.join("; "));
+        drift
+    }
 }
 
 /// Errors that concern one template or namespace, not the connection to the cluster.

@@ -63,14 +63,15 @@ impl Fleet {
     }
 
     /// Adds ControllerRevisions, parsed and grouped by owner (the raw objects are dropped).
-    pub fn with_revisions(mut self, revisions: Vec<ControllerRevision>) -> Self {
+    pub fn with_revisions(self, revisions: Vec<ControllerRevision>) -> Self {
+        self.with_listed(revisions.into_iter().map(ListedRevision::read))
+    }
+
+    fn with_listed(mut self, revisions: impl IntoIterator<Item = ListedRevision>) -> Self {
         for revision in revisions {
-            self.revision_holders.push(crate::history::Holder::of(&revision));
-            for owner in revision.metadata.owner_references.as_deref().unwrap_or_default() {
-                self.revisions_by_owner
-                    .entry(owner.uid.clone())
-                    .or_default()
-                    .push(crate::history::parse(&revision, &owner.uid));
+            self.revision_holders.push(revision.holder);
+            for (owner, parsed) in revision.parsed {
+                self.revisions_by_owner.entry(owner).or_default().push(parsed);
             }
         }
         self
@@ -97,11 +98,13 @@ pub async fn load(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
 pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     let ns = selection.namespace.as_deref();
     let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
-    let (fleet, revisions) =
-        tokio::join!(load_jobsets_and_jobs(cluster, selection), cluster.list_revisions(ns, &selector));
+    let (fleet, revisions) = tokio::join!(
+        load_jobsets_and_jobs(cluster, selection),
+        cluster.list_revisions_with(ns, &selector, ListedRevision::read)
+    );
     let fleet = fleet?;
     Ok(match revisions {
-        Ok(revisions) => fleet.with_revisions(revisions),
+        Ok(revisions) => fleet.with_listed(revisions),
         Err(e) => Fleet { history_error: Some(e), ..fleet },
     })
 }
@@ -129,6 +132,26 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
         jobsets.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
     }
     Ok(Fleet::new(jobsets, jobs, missing))
+}
+
+/// A listed revision, read as its page arrives (so the raw objects of only one page are
+/// held at a time): who holds it, and what it says for each of its owners (by UID).
+struct ListedRevision {
+    holder: crate::history::Holder,
+    parsed: Vec<(String, std::result::Result<Revision, String>)>,
+}
+
+impl ListedRevision {
+    fn read(revision: ControllerRevision) -> Self {
+        let owners = revision.metadata.owner_references.as_deref().unwrap_or_default();
+        ListedRevision {
+            holder: crate::history::Holder::of(&revision),
+            parsed: owners
+                .iter()
+                .map(|owner| (owner.uid.clone(), crate::history::parse(&revision, &owner.uid)))
+                .collect(),
+        }
+    }
 }
 
 /// Brings each Job's template into the diff engine's normal form as its page arrives, and

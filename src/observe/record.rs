@@ -134,9 +134,12 @@ async fn write_histories(
     // Namespaces where writing history is forbidden, with the first refusal.
     let refused: Mutex<BTreeMap<String, Error>> = Mutex::new(BTreeMap::new());
     let is_refused = |ns: &str| refused.lock().is_ok_and(|r| r.contains_key(ns));
-    // Filtered as each JobSet's turn comes, so a refused namespace costs few requests.
+    // Only JobSets with something to write (none in a steady state: nothing is copied);
+    // filtered as each JobSet's turn comes, so a refused namespace costs few requests.
+    let stored = |o: &Observation| histories.get(o.jobset.uid()).map(Vec::as_slice).unwrap_or_default();
     let mut outcomes: Vec<(usize, Result<Written>, Vec<u8>)> =
         futures::stream::iter(observations.iter().enumerate())
+            .filter(|(_, o)| std::future::ready(!history::plan_writes(o, stored(o)).is_empty()))
             .filter(|(_, o)| std::future::ready(!is_refused(o.jobset.namespace())))
             .map(|(i, observation)| {
                 let revisions = histories.get(observation.jobset.uid()).cloned().unwrap_or_default();
@@ -212,21 +215,13 @@ async fn settle_numbers(
             return Ok(());
         }
         let jobsets: Vec<&JobSet> = pending.iter().map(|&i| observations[i].jobset).collect();
-        let stored = match list_revisions_of(cluster, &jobsets).await {
+        let mut by_owner = match list_revisions_of(cluster, &jobsets).await {
             Ok(stored) => stored,
             Err(e) => {
                 writeln!(err, "warning: recorded history could not be read back to check its numbers: {e}")?;
                 return Ok(());
             }
         };
-        let mut by_owner: HashMap<&str, Vec<std::result::Result<Revision, String>>> = HashMap::new();
-        for object in &stored {
-            for owner in object.metadata.owner_references.as_deref().unwrap_or_default() {
-                if let Some(jobset) = jobsets.iter().find(|js| js.uid() == owner.uid) {
-                    by_owner.entry(jobset.uid()).or_default().push(history::parse(object, jobset.uid()));
-                }
-            }
-        }
         let mut work = Vec::new();
         for &i in &pending {
             let observation = &observations[i];
@@ -236,8 +231,10 @@ async fn settle_numbers(
             if writes.is_empty() {
                 writes = history::renumber_duplicates(&revisions);
             }
-            histories.insert(uid.to_owned(), revisions.clone());
-            if !writes.is_empty() {
+            if writes.is_empty() {
+                histories.insert(uid.to_owned(), revisions);
+            } else {
+                histories.insert(uid.to_owned(), revisions.clone());
                 work.push((i, writes, revisions));
             }
         }
@@ -278,9 +275,12 @@ async fn settle_numbers(
     Ok(())
 }
 
-/// The stored revisions of `jobsets` in one paginated LIST: in their namespace when they
-/// share one, by name when they are few.
-async fn list_revisions_of(cluster: &Cluster, jobsets: &[&JobSet]) -> Result<Vec<ControllerRevision>> {
+/// The stored revisions of `jobsets` in one paginated LIST (in their namespace when they
+/// share one, by name when they are few), parsed per owner UID as each page arrives.
+async fn list_revisions_of(
+    cluster: &Cluster,
+    jobsets: &[&JobSet],
+) -> Result<HashMap<String, Vec<std::result::Result<Revision, String>>>> {
     let namespace =
         jobsets.first().map(|js| js.namespace()).filter(|ns| jobsets.iter().all(|js| js.namespace() == *ns));
     let mut names: Vec<String> = jobsets.iter().map(|js| js.name().to_owned()).collect();
@@ -291,7 +291,22 @@ async fn list_revisions_of(cluster: &Cluster, jobsets: &[&JobSet]) -> Result<Vec
         names.clear();
     }
     let selector = super::fleet::label_selector_for(history::JOBSET_LABEL, &names);
-    cluster.list_revisions(namespace, &selector).await
+    let wanted: std::collections::HashSet<&str> = jobsets.iter().map(|js| js.uid()).collect();
+    let parsed = cluster
+        .list_revisions_with(namespace, &selector, |object| {
+            let owners = object.metadata.owner_references.as_deref().unwrap_or_default();
+            owners
+                .iter()
+                .filter(|owner| wanted.contains(owner.uid.as_str()))
+                .map(|owner| (owner.uid.clone(), history::parse(&object, &owner.uid)))
+                .collect::<Vec<_>>()
+        })
+        .await?;
+    let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>> = HashMap::new();
+    for (uid, revision) in parsed.into_iter().flatten() {
+        by_owner.entry(uid).or_default().push(revision);
+    }
+    Ok(by_owner)
 }
 
 /// Past this many JobSets, the read-back lists every revision in scope instead.
@@ -399,9 +414,9 @@ fn running_revision<'r>(
             };
             let Some(expected) = expected(template) else { return false };
             if rjob.outdated.is_empty() {
-                expected == rjob.spec_template
+                expected == *rjob.spec_template
             } else {
-                rjob.outdated.iter().all(|g| g.live_template == expected)
+                rjob.outdated.iter().all(|g| *g.live_template == expected)
             }
         })
     };
@@ -548,6 +563,7 @@ mod tests {
 
     use super::*;
     use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use std::sync::Arc;
 
     fn template(image: &str) -> Value {
         json!({"spec": {"template": {"spec": {"containers": [{"name": "main", "image": image}]}}}})
@@ -568,7 +584,7 @@ mod tests {
         let group = DriftGroup {
             jobs: outdated.iter().map(|j| (*j).to_owned()).collect(),
             changes: vec![],
-            live_template: template(live),
+            live_template: Arc::new(template(live)),
         };
         JobSetDrift {
             namespace: "ml".into(),
@@ -584,7 +600,7 @@ mod tests {
                 not_created: vec![],
                 beyond_replicas: vec![],
                 in_spec: true,
-                spec_template: template(spec),
+                spec_template: Arc::new(template(spec)),
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],

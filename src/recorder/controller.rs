@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use futures::{Stream, StreamExt, TryStreamExt};
 use k8s_openapi::api::apps::v1::ControllerRevision;
-use kube::Api;
 use kube::runtime::reflector::{self, ObjectRef, Store};
 use kube::runtime::{WatchStreamExt, watcher};
 use tokio::sync::Notify;
@@ -29,6 +28,7 @@ use super::metrics::Metrics;
 use super::presence::{LEASE_NAME, Scope};
 use super::queue::{Key, WorkQueue};
 use super::server;
+use crate::cluster::api::api;
 use crate::cluster::{Cluster, events};
 use crate::commands::ExitStatus;
 use crate::diff::normalize::normalize;
@@ -355,16 +355,6 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     }
     shared.say("stopped");
     Ok(ExitStatus::Success)
-}
-
-fn api<K>(cluster: &Cluster, namespace: Option<&str>) -> Api<K>
-where
-    K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope, DynamicType = ()>,
-{
-    match namespace {
-        Some(ns) => Api::namespaced(cluster.client.clone(), ns),
-        None => Api::all(cluster.client.clone()),
-    }
 }
 
 /// Feeds one watch's events into the queue: each event queues the JobSet it concerns. A

@@ -159,17 +159,6 @@ pub async fn assert_handed_over(ns: &TestNs, before: &Running, old_uid: &str) {
     );
 }
 
-pub fn images(jobset: &Value) -> Vec<String> {
-    jobset["spec"]["replicatedJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r["template"]["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
 /// The next restart (a failure) builds every Job from the spec's templates (`image`),
 /// and counts towards maxRestarts from where the old JobSet was.
 pub async fn next_restart_uses(ns: &TestNs, image: &str, counted_before: i64) {

@@ -289,6 +289,18 @@ pub fn attempt_label(job: &Job) -> Option<i32> {
     job.metadata.labels.as_ref()?.get("jobset.sigs.k8s.io/restart-attempt")?.parse().ok()
 }
 
+/// The first container's image of each replicatedJob's template, in spec order.
+pub fn images(jobset: &Value) -> Vec<String> {
+    jobset["spec"]["replicatedJobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r["template"]["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
 pub fn image_of(job: &Job, container: usize) -> String {
     job.spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[container]
         .image

@@ -36,17 +36,6 @@ fn jobset_json(ns: &TestNs, name: &str) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-fn images(jobset: &Value) -> Vec<String> {
-    jobset["spec"]["replicatedJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r["template"]["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
 /// Both replicatedJobs' images changed in one edit.
 fn set_images(ns: &TestNs, image: &str) {
     let patch = format!(

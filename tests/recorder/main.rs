@@ -415,6 +415,132 @@ async fn endpoints_answer_events_are_published_and_sigterm_releases_the_lease() 
     assert!(recorder.log().contains("released the Lease"));
 }
 
+/// (name, number, attempts, resourceVersion) of each stored revision: what a reconcile
+/// that writes nothing leaves as it was.
+async fn stored_state(ns: &TestNs, jobset: &str) -> Vec<(String, i64, String, String)> {
+    revisions(ns, jobset)
+        .await
+        .iter()
+        .map(|r| {
+            (
+                r.metadata.name.clone().unwrap(),
+                r.revision,
+                annotation(r, "kubectl-jobset.io/restart-attempts"),
+                r.metadata.resource_version.clone().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_nothing() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-perjob").await;
+    let recorder = Recorder::start(
+        &ns,
+        "p1",
+        &["-n", ns.name.as_str(), "--metrics-addr", "0", "--lease-duration", "5s"],
+    );
+    let spec = "  failurePolicy:\n    maxRestarts: 3\n    rules:\n    - {name: one, action: RestartJob}\n";
+    ns.create(&jobset_yaml("train", &[("w", 2, "busybox:v1")], spec));
+    ns.wait_for_attempt_jobs("train", 0, 2).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    let before = stored_state(&ns, "train").await;
+
+    // The CLI sees the recorder's Lease and leaves the history to it.
+    let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", ns.name.as_str())];
+    let out = run_plugin(&["restart", "train", "--job", "w/1"], Some(&ns.name), &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    wait_for("train-w-1 recreated from the spec inside attempt 0", Duration::from_secs(60), || async {
+        let jobs = ns.jobs_of("train").await;
+        jobs.iter()
+            .any(|j| {
+                let labels = j.metadata.labels.as_ref();
+                j.metadata.name.as_deref() == Some("train-w-1")
+                    && j.metadata.deletion_timestamp.is_none()
+                    && labels
+                        .and_then(|l| l.get("jobset.sigs.k8s.io/job-restart-attempt"))
+                        .map(String::as_str)
+                        == Some("1")
+            })
+            .then_some(())
+    })
+    .await;
+    // The recorder reconciles the Job's deletion and its recreation; give it time to act.
+    let addr = recorder.metrics_addr().await;
+    let reconciles = || metric(&http_get(&addr, "/metrics").1, "kubectl_jobset_recorder_reconciles_total");
+    let seen = reconciles();
+    wait_for("the recorder to reconcile the recreated Job", Duration::from_secs(30), || async {
+        (reconciles() > seen).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let after = stored_state(&ns, "train").await;
+    assert_eq!(
+        after, before,
+        "attempt 0 stays v1's (its older Job runs v1), the recreated Job runs v2's template: \
+         no new revision, no rebuilt one, no renumbering, nothing rewritten"
+    );
+    assert!(!recorder.log().contains("rebuilt"), "{}", recorder.log());
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-cli").await;
+    let recorder = Recorder::start(
+        &ns,
+        "w1",
+        &["-n", ns.name.as_str(), "--metrics-addr", "0", "--lease-duration", "5s"],
+    );
+    recorder.wait_for_log("watches synced").await;
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    // The CLI looks for a recorder where none runs, so it records what it sees, at the
+    // same time as the recorder: two writers of one JobSet's history.
+    let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", "kjs-no-recorder-here")];
+    let mut images = vec!["busybox:v1".to_owned()];
+    for round in 0..4 {
+        // Two edits back to back: the recorder records both in order while the CLI
+        // records the latest, each numbering from what it read.
+        for step in 0..2 {
+            let image = format!("busybox:r{round}-{step}");
+            set_image(&ns, "train", &image).await;
+            images.push(image);
+        }
+        let runs: Vec<_> = (0..3)
+            .map(|_| {
+                let ns = ns.name.clone();
+                std::thread::spawn(move || run_plugin(&["diff", "train"], Some(&ns), &env))
+            })
+            .collect();
+        for run in runs {
+            let out = run.join().unwrap();
+            assert_eq!(out.code, 1, "the JobSet drifted: {out:?}");
+        }
+    }
+    let last = images.last().unwrap().clone();
+    wait_for_revision(&ns, "train", &last, "").await;
+    // Settled: every template once, every number once.
+    let settled = wait_for("unique revision numbers", Duration::from_secs(30), || async {
+        let stored = revisions(&ns, "train").await;
+        let numbers: BTreeSet<i64> = stored.iter().map(|r| r.revision).collect();
+        (numbers.len() == stored.len()).then_some(stored)
+    })
+    .await;
+    let recorded: BTreeSet<String> = settled.iter().map(image_of).collect();
+    assert_eq!(recorded, images.iter().cloned().collect::<BTreeSet<_>>(), "one revision per template");
+    assert_eq!(settled.len(), images.len(), "no template recorded twice");
+    assert!(settled.iter().all(|r| annotation(r, "kubectl-jobset.io/source") == "spec"));
+    assert_eq!(annotation(&settled[0], "kubectl-jobset.io/restart-attempts"), "0");
+    drop(recorder);
+}
+
 /// `kubectl apply -f -` of `manifests`, in no particular namespace.
 fn kubectl_apply(flags: &[&str], manifests: &str) -> std::process::Output {
     let h = harness();
