@@ -6,6 +6,8 @@
 
 #![allow(clippy::print_stderr)] // the log of a failed recorder, on a failed test
 
+#[path = "../support/netproxy_client.rs"]
+mod netproxy_client;
 #[path = "../e2e/support.rs"]
 mod support;
 
@@ -33,12 +35,17 @@ struct Recorder {
 
 impl Recorder {
     fn start(ns: &TestNs, label: &str, args: &[&str]) -> Recorder {
+        Recorder::start_with(&harness().kubeconfig, ns, label, args)
+    }
+
+    /// Started with `kubeconfig` (e.g. one through a delaying proxy).
+    fn start_with(kubeconfig: &std::path::Path, ns: &TestNs, label: &str, args: &[&str]) -> Recorder {
         let h = harness();
         let log = h.state.join(format!("recorder-{}-{label}.log", ns.name));
         let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
             .arg("recorder")
-            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
+            .args(["--kubeconfig", kubeconfig.to_str().unwrap()])
             .args(["--lease-namespace", &ns.name])
             .args(args)
             .env_remove("KUBECONFIG")
@@ -440,7 +447,7 @@ async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_n
     let recorder = Recorder::start(
         &ns,
         "p1",
-        &["-n", ns.name.as_str(), "--metrics-addr", "0", "--lease-duration", "5s"],
+        &["-n", ns.name.as_str(), "--metrics-addr", "127.0.0.1:0", "--lease-duration", "5s"],
     );
     let spec = "  failurePolicy:\n    maxRestarts: 3\n    rules:\n    - {name: one, action: RestartJob}\n";
     ns.create(&jobset_yaml("train", &[("w", 2, "busybox:v1")], spec));
@@ -450,6 +457,9 @@ async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_n
     wait_for_revision(&ns, "train", "busybox:v2", "").await;
     let before = stored_state(&ns, "train").await;
 
+    let addr = recorder.metrics_addr().await;
+    let reconciles = || metric(&http_get(&addr, "/metrics").1, "kubectl_jobset_recorder_reconciles_total");
+    let seen = reconciles();
     // The CLI sees the recorder's Lease and leaves the history to it.
     let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", ns.name.as_str())];
     let out = run_plugin(&["restart", "train", "--job", "w/1"], Some(&ns.name), &env);
@@ -469,11 +479,9 @@ async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_n
             .then_some(())
     })
     .await;
-    // The recorder reconciles the Job's deletion and its recreation; give it time to act.
-    let addr = recorder.metrics_addr().await;
-    let reconciles = || metric(&http_get(&addr, "/metrics").1, "kubectl_jobset_recorder_reconciles_total");
-    let seen = reconciles();
-    wait_for("the recorder to reconcile the recreated Job", Duration::from_secs(30), || async {
+    // The recorder reconciles the Job's deletion and its recreation (each within moments
+    // of its watch event); give it time to act on the last.
+    wait_for("the recorder to reconcile the restart", Duration::from_secs(30), || async {
         (reconciles() > seen).then_some(())
     })
     .await;
@@ -492,10 +500,28 @@ async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_n
 async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("rec-cli").await;
-    let recorder = Recorder::start(
+    // The recorder is one slow link away (250 ms each way) and the CLI is not, so the CLI
+    // records the latest template while the recorder, from an older view of the store,
+    // numbers the one before it: the same number for two templates, unless the writers
+    // check what they numbered.
+    let h = harness();
+    let proxy = netproxy_client::NetProxy::delay_for_cluster(&h.state, 250);
+    let slow = h.state.join(format!("recorder-{}-slow.kubeconfig", ns.name));
+    proxy.kubeconfig_via(&h.kubeconfig, &slow);
+    let recorder = Recorder::start_with(
+        &slow,
         &ns,
         "w1",
-        &["-n", ns.name.as_str(), "--metrics-addr", "0", "--lease-duration", "5s"],
+        &[
+            "-n",
+            ns.name.as_str(),
+            "--metrics-addr",
+            "0",
+            "--lease-duration",
+            "5s",
+            "--request-timeout",
+            "30s",
+        ],
     );
     recorder.wait_for_log("watches synced").await;
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
@@ -523,16 +549,19 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
             let out = run.join().unwrap();
             assert_eq!(out.code, 1, "the JobSet drifted: {out:?}");
         }
+        // The slow recorder records the round's first template too, before the next round.
+        wait_for_revision(&ns, "train", &format!("busybox:r{round}-0"), "").await;
     }
-    let last = images.last().unwrap().clone();
-    wait_for_revision(&ns, "train", &last, "").await;
     // Settled: every template once, every number once.
-    let settled = wait_for("unique revision numbers", Duration::from_secs(30), || async {
-        let stored = revisions(&ns, "train").await;
-        let numbers: BTreeSet<i64> = stored.iter().map(|r| r.revision).collect();
-        (numbers.len() == stored.len()).then_some(stored)
-    })
-    .await;
+    let all: BTreeSet<String> = images.iter().cloned().collect();
+    let settled =
+        wait_for("every template recorded under a number of its own", Duration::from_secs(60), || async {
+            let stored = revisions(&ns, "train").await;
+            let numbers: BTreeSet<i64> = stored.iter().map(|r| r.revision).collect();
+            let recorded: BTreeSet<String> = stored.iter().map(image_of).collect();
+            (numbers.len() == stored.len() && recorded == all).then_some(stored)
+        })
+        .await;
     let recorded: BTreeSet<String> = settled.iter().map(image_of).collect();
     assert_eq!(recorded, images.iter().cloned().collect::<BTreeSet<_>>(), "one revision per template");
     assert_eq!(settled.len(), images.len(), "no template recorded twice");
