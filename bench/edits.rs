@@ -11,6 +11,8 @@
 //! one line `edits=C sent_s=… errors=… p50_ms=… p99_ms=… max_ms=… missing=…` on stdout
 //! once every revision is seen, or after `--timeout-s` (missing counts the ones not seen).
 
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a benchmark tool: its output is the report
+
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};

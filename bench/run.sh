@@ -16,7 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${BENCH_SIZES:-100 1000}
+SIZES=${BENCH_SIZES:-100 1000 3000}
 RTTS=${BENCH_RTT_MS:-0 20}
 TEMPLATE_MODES=${BENCH_TEMPLATES:-uniform distinct}
 M=${BENCH_RJOBS:-2}

@@ -29,7 +29,7 @@ pub struct Fleet {
     revisions_by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>>,
     /// Why history could not be read, when it could not (e.g. RBAC).
     pub history_error: Option<Error>,
-    /// Who holds each listed revision, so that another object's are told apart.
+    /// Listed revisions labelled for a JobSet of the fleet that another object holds.
     pub revision_holders: Vec<crate::history::Holder>,
 }
 
@@ -68,8 +68,16 @@ impl Fleet {
     }
 
     fn with_listed(mut self, revisions: impl IntoIterator<Item = ListedRevision>) -> Self {
+        let jobsets: HashMap<(&str, &str), &JobSet> =
+            self.jobsets.iter().map(|js| ((js.namespace(), js.name()), js)).collect();
         for revision in revisions {
-            self.revision_holders.push(revision.holder);
+            // Only another object's revisions are worth keeping the holder of: looking
+            // them up then costs nothing per JobSet in the usual fleet, which has none.
+            let holder = revision.holder;
+            let named = jobsets.get(&(holder.namespace.as_str(), holder.jobset.as_str()));
+            if named.is_some_and(|js| holder.is_foreign_to(js)) {
+                self.revision_holders.push(holder);
+            }
             for (owner, parsed) in revision.parsed {
                 self.revisions_by_owner.entry(owner).or_default().push(parsed);
             }

@@ -12,7 +12,7 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use serde_json::Value;
 
 use super::RecordOptions;
-use super::compare::Defaulter;
+use super::compare::{Defaulter, client_expected};
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
@@ -71,6 +71,9 @@ fn read_histories(fleet: &mut Fleet, err: &mut dyn Write) -> Result<Histories> {
 
 /// Dry-runs the templates of revisions that drifted Jobs might be running, all at
 /// once, so that `running_state` can compare them with the Jobs without a request each.
+/// Not for a JobSet whose drifted Jobs match a revision client-side (the usual case: a
+/// template changed since its Jobs were created from a recorded one): like the spec's, a
+/// revision's template needs the server only when the client cannot settle it.
 async fn prefetch_revision_templates(
     defaulter: &mut Defaulter<'_>,
     fleet: &Fleet,
@@ -83,6 +86,7 @@ async fn prefetch_revision_templates(
         .iter()
         .zip(drifts)
         .filter(|(js, d)| options.records(js) && has_template_drift(d))
+        .filter(|(js, d)| running_revision_client_side(js, d, &histories[js.uid()]).is_none())
         .flat_map(|(js, _)| {
             histories[js.uid()].iter().flat_map(move |r| r.templates.iter().map(move |(_, t)| (js, t)))
         })
@@ -371,8 +375,10 @@ fn running_state(
     if !has_template_drift(drift) {
         return Running::Spec;
     }
-    let expected = |template: &Value| defaulter.expected(jobset, template).map(|n| n.template);
-    if let Some(revision) = running_revision(drift, revisions, &expected) {
+    let server = |template: &Value| defaulter.expected(jobset, template).map(|n| n.template);
+    let running = running_revision_client_side(jobset, drift, revisions)
+        .or_else(|| running_revision(drift, revisions, &server));
+    if let Some(revision) = running {
         return Running::Revision(revision.name.clone());
     }
     let jobs = fleet.jobs_of(jobset);
@@ -395,6 +401,17 @@ fn running_state(
         })
         .collect();
     Running::Rebuilt(rebuilt)
+}
+
+/// `running_revision` with each revision's template under client-side defaults: a match
+/// means the Jobs are the API server's defaulting of that template (see `compare`).
+fn running_revision_client_side<'r>(
+    jobset: &JobSet,
+    drift: &JobSetDrift,
+    revisions: &'r [Revision],
+) -> Option<&'r Revision> {
+    let client = |template: &Value| Some(client_expected(jobset, template).template);
+    running_revision(drift, revisions, &client)
 }
 
 /// The newest recorded revision the current attempt's Jobs were created from: each

@@ -110,7 +110,9 @@ struct Shared<'a> {
     /// JobSets reconciled alone, after their part of a batch failed as a whole (one bad
     /// JobSet, e.g. a template the API server rejects, must not hold back the others).
     solo: RefCell<HashSet<Key>>,
-    announce: tokio::sync::mpsc::UnboundedSender<Announcement>,
+    /// Where Events go; taken at shutdown, which ends the announcer once it has published
+    /// what was queued.
+    announce: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Announcement>>>,
 }
 
 impl Shared<'_> {
@@ -269,7 +271,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         last_templates: RefCell::default(),
         versions: RefCell::default(),
         solo: RefCell::default(),
-        announce: announce_tx,
+        announce: RefCell::new(Some(announce_tx)),
     };
     let scope = match (&plan.namespace, &plan.selector) {
         (Some(ns), Some(s)) => format!("namespace {ns} matching {s:?}"),
@@ -326,21 +328,30 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
                 |_, _| {},
             ),
             keep_lease(&shared, &lease),
-            announce(&shared, cluster, &identity, announce_rx),
         )
     };
+    let announcer = announce(&shared, cluster, &identity, announce_rx);
     let worker = work(&shared, cluster, &options);
     let signal = shutdown_signal();
-    tokio::pin!(watches, worker, signal);
+    tokio::pin!(watches, worker, signal, announcer);
     tokio::select! {
         _ = &mut watches => {}
         () = &mut worker => {}
+        () = &mut announcer => {}
         name = &mut signal => {
             shared.say(&format!("{name}: stopping; finishing in-flight writes (at most {}s)", SHUTDOWN_GRACE.as_secs()));
             shared.stopping.set(true);
             shared.wake.notify_one();
-            if tokio::time::timeout(SHUTDOWN_GRACE, &mut worker).await.is_err() {
-                shared.say("in-flight writes did not finish in time; stopping anyway (the next recorder redoes them)");
+            let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
+            // The Events of what was recorded go out too, in the same grace; the writes first.
+            let finish = async {
+                tokio::join!(&mut announcer, async {
+                    (&mut worker).await;
+                    shared.announce.borrow_mut().take();
+                });
+            };
+            if tokio::time::timeout_at(deadline, finish).await.is_err() {
+                shared.say("in-flight writes or Events did not finish in time; stopping anyway (the next recorder redoes the writes)");
             }
         }
     }
@@ -755,8 +766,10 @@ async fn reconcile_chunk(
         }
     }
     // Events go to the announcer: they are news, not history, and do not hold up the next batch.
-    for announcement in announcements {
-        let _ = shared.announce.send(announcement);
+    if let Some(announce) = shared.announce.borrow().as_ref() {
+        for announcement in announcements {
+            let _ = announce.send(announcement);
+        }
     }
 }
 

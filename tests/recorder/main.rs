@@ -570,6 +570,61 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
     drop(recorder);
 }
 
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn sigterm_publishes_the_events_still_queued_for_what_was_recorded() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-flush").await;
+    // One slow link (250 ms each way): with 8 Events in flight at a time, the Events of
+    // 12 revisions recorded together are still queued when SIGTERM comes.
+    let h = harness();
+    let proxy = netproxy_client::NetProxy::delay_for_cluster(&h.state, 250);
+    let slow = h.state.join(format!("recorder-{}-slow.kubeconfig", ns.name));
+    proxy.kubeconfig_via(&h.kubeconfig, &slow);
+    let mut recorder = Recorder::start_with(
+        &slow,
+        &ns,
+        "f1",
+        &[
+            "-n",
+            ns.name.as_str(),
+            "--metrics-addr",
+            "0",
+            "--lease-duration",
+            "5s",
+            "--request-timeout",
+            "30s",
+        ],
+    );
+    recorder.wait_for_log("watches synced").await;
+    let names: Vec<String> = (0..12).map(|i| format!("train{i}")).collect();
+    let fleet: Vec<String> = names.iter().map(|n| jobset_yaml(n, &[("w", 1, "busybox:v1")], "")).collect();
+    ns.create(&fleet.join("---\n"));
+    wait_for("12 revisions recorded", Duration::from_secs(60), || async {
+        (recorder.log().matches("Recorded revision 1").count() == 12).then_some(())
+    })
+    .await;
+    let (status, took) = recorder.terminate();
+    assert!(status.success(), "exit status {status:?}\n{}", recorder.log());
+    assert!(took < Duration::from_secs(6), "stopped after {took:?}");
+    let log = recorder.log();
+    assert!(!log.contains("did not finish in time"), "{log}");
+    let out = ns.kubectl(&["get", "events.events.k8s.io", "-o", "json"]);
+    let events: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let recorded: BTreeSet<String> = events["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["reason"] == "RevisionRecorded")
+        .map(|e| e["regarding"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        recorded,
+        names.iter().cloned().collect::<BTreeSet<_>>(),
+        "an Event for every revision\n{log}"
+    );
+}
+
 /// `kubectl apply -f -` of `manifests`, in no particular namespace.
 fn kubectl_apply(flags: &[&str], manifests: &str) -> std::process::Output {
     let h = harness();
