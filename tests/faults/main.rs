@@ -211,3 +211,61 @@ async fn the_harness_script_handles_repeats_cleanly() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fail-job"));
 }
+
+/// A torn read on the real control plane: `history` reads the JobSet before a restart and
+/// its Jobs after it (the proxy holds the Jobs LIST while the JobSet restarts). The Jobs'
+/// attempt is above the `status.restarts` read, so the JobSet is read once more, and
+/// attempt 1 is credited to the revision its Jobs run (v2); attempt 0 stays v1's alone.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_torn_read_is_read_again_and_never_credits_the_wrong_attempt() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("torn").await;
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], "  failurePolicy:\n    maxRestarts: 3\n"));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    assert_eq!(ns.plugin(&["history", "train"]).code, 0, "records v1 with attempt 0");
+    let image = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"busybox:v2"}]"#;
+    assert!(ns.kubectl(&["patch", "jobset", "train", "--type=json", "-p", image]).status.success());
+
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("faults.jsonl");
+    let rules = r#"[{"method": "LIST", "path": "/apis/batch/v1/", "nth": [1], "fault": {"kind": "delay", "ms": 8000}}]"#;
+    let proxy = netproxy_client::NetProxy::faults_for_cluster(&harness().state, rules, &log);
+    let kubeconfig = dir.path().join("faults.kubeconfig");
+    proxy.kubeconfig_via(&harness().kubeconfig, &kubeconfig);
+    let name = ns.name.clone();
+    let via = kubeconfig.to_str().unwrap().to_owned();
+    let history = std::thread::spawn(move || {
+        run_plugin(&["history", "train", "-o", "json", "-v=6", "--kubeconfig", &via], Some(&name), &[])
+    });
+    // The JobSet is read at once (attempt 0); the Jobs LIST waits at the proxy while the
+    // JobSet restarts and the controller creates attempt 1's Jobs from v2.
+    wait_for("the JobSet read through the proxy", Duration::from_secs(10), || async {
+        std::fs::read_to_string(&log).unwrap_or_default().contains("/jobsets/train").then_some(())
+    })
+    .await;
+    let jobs = ns.wait_for_attempt_jobs("train", 0, 1).await;
+    ns.fail_job(jobs[0].metadata.name.as_deref().unwrap()).await;
+    ns.wait_for_attempt_jobs("train", 1, 1).await;
+    let out = history.join().unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    let jobset_reads =
+        out.stderr.lines().filter(|l| l.starts_with("GET ") && l.contains("/jobsets/train")).count();
+    assert_eq!(jobset_reads, 2, "read once more after the torn read: {}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let credited: Vec<(String, Value)> = doc["revisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["images"][0]["images"][0].as_str().unwrap().to_owned(), r["restartAttempts"].clone()))
+        .collect();
+    assert_eq!(
+        credited,
+        [
+            ("busybox:v1".to_owned(), serde_json::json!([0])),
+            ("busybox:v2".to_owned(), serde_json::json!([1]))
+        ],
+        "{}",
+        out.stdout
+    );
+}
