@@ -153,4 +153,5 @@ open (re-opened by the server every few minutes), the Lease is renewed every 5 s
 EOF
 )
 printf '%s\n' "$section"
+# RECORDER_OUT=bench/recorder.md keeps it for BENCHMARKS.md (make bench includes that file).
 if [ -n "${RECORDER_OUT:-}" ]; then printf '%s\n' "$section" > "$RECORDER_OUT"; fi

@@ -246,7 +246,9 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "\`kubectl jobset --help\`: median $(( help_ms / 1000 )).$(printf '%03d' $(( help_ms % 1000 ))) ms over 21 runs."
   cat bench/reading.md
-  # Measured by the throttling fault test, not here; kept as written.
+  # Measured by the throttling fault test and by `make bench-recorder`, not here; kept as written.
   cat bench/throttling.md
+  echo
+  cat bench/recorder.md
 } > "$OUT"
 log "wrote $OUT"
