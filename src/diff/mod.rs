@@ -130,11 +130,6 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         if state == State::Compared
             && let Some(want) = expected.get(&rjob.name)
         {
-            // In a fleet without drift every template is held once, by the Jobs running it.
-            drift.spec_template = match current.iter().find(|j| *j.template == want.template) {
-                Some(job) => job.template.clone(),
-                None => Arc::new(want.template.clone()),
-            };
             compare_jobs(&mut drift, &current, want);
         }
         replicated_jobs.push(drift);
@@ -228,9 +223,14 @@ fn names(jobs: &[&ChildJob]) -> Vec<String> {
 fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &Normalized) {
     let mut groups: Vec<DriftGroup> = Vec::new();
     let mut scale: Vec<ScaleChange> = Vec::new();
+    // The spec's template as a Job that runs it holds it: in a fleet without drift every
+    // template is then held once.
+    let mut spec_template = None;
     for job in current {
         let live = job.template.as_ref();
-        if *live != want.template {
+        if *live == want.template {
+            spec_template.get_or_insert_with(|| job.template.clone());
+        } else {
             match groups.iter_mut().find(|g| *g.live_template == *live) {
                 Some(group) => group.jobs.push(job.name().to_owned()),
                 None => groups.push(DriftGroup {
@@ -257,6 +257,7 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
             }
         }
     }
+    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(want.template.clone()));
     drift.outdated = groups;
     drift.scale = scale;
 }

@@ -31,6 +31,8 @@ static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 struct Recorder {
     child: Child,
     log: PathBuf,
+    /// The delaying proxy it talks through, if any (dropped after the process).
+    _link: Option<netproxy_client::NetProxy>,
 }
 
 impl Recorder {
@@ -56,7 +58,21 @@ impl Recorder {
             .stderr(file)
             .spawn()
             .expect("start the recorder");
-        Recorder { child, log }
+        Recorder { child, log, _link: None }
+    }
+
+    /// Started one slow link away from the API server (`delay_ms` each way), recording
+    /// `-n` its test namespace.
+    fn start_behind_slow_link(ns: &TestNs, label: &str, delay_ms: u64) -> Recorder {
+        let h = harness();
+        let link = netproxy_client::NetProxy::delay_for_cluster(&h.state, delay_ms);
+        let kubeconfig = h.state.join(format!("recorder-{}-{label}.kubeconfig", ns.name));
+        link.kubeconfig_via(&h.kubeconfig, &kubeconfig);
+        let args =
+            ["-n", &ns.name, "--metrics-addr", "0", "--lease-duration", "5s", "--request-timeout", "30s"];
+        let mut recorder = Recorder::start_with(&kubeconfig, ns, label, &args);
+        recorder._link = Some(link);
+        recorder
     }
 
     fn identity(&self) -> String {
@@ -504,25 +520,7 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
     // records the latest template while the recorder, from an older view of the store,
     // numbers the one before it: the same number for two templates, unless the writers
     // check what they numbered.
-    let h = harness();
-    let proxy = netproxy_client::NetProxy::delay_for_cluster(&h.state, 250);
-    let slow = h.state.join(format!("recorder-{}-slow.kubeconfig", ns.name));
-    proxy.kubeconfig_via(&h.kubeconfig, &slow);
-    let recorder = Recorder::start_with(
-        &slow,
-        &ns,
-        "w1",
-        &[
-            "-n",
-            ns.name.as_str(),
-            "--metrics-addr",
-            "0",
-            "--lease-duration",
-            "5s",
-            "--request-timeout",
-            "30s",
-        ],
-    );
+    let recorder = Recorder::start_behind_slow_link(&ns, "w1", 250);
     recorder.wait_for_log("watches synced").await;
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
@@ -577,25 +575,7 @@ async fn sigterm_publishes_the_events_still_queued_for_what_was_recorded() {
     let ns = TestNs::new("rec-flush").await;
     // One slow link (250 ms each way): with 8 Events in flight at a time, the Events of
     // 12 revisions recorded together are still queued when SIGTERM comes.
-    let h = harness();
-    let proxy = netproxy_client::NetProxy::delay_for_cluster(&h.state, 250);
-    let slow = h.state.join(format!("recorder-{}-slow.kubeconfig", ns.name));
-    proxy.kubeconfig_via(&h.kubeconfig, &slow);
-    let mut recorder = Recorder::start_with(
-        &slow,
-        &ns,
-        "f1",
-        &[
-            "-n",
-            ns.name.as_str(),
-            "--metrics-addr",
-            "0",
-            "--lease-duration",
-            "5s",
-            "--request-timeout",
-            "30s",
-        ],
-    );
+    let mut recorder = Recorder::start_behind_slow_link(&ns, "f1", 250);
     recorder.wait_for_log("watches synced").await;
     let names: Vec<String> = (0..12).map(|i| format!("train{i}")).collect();
     let fleet: Vec<String> = names.iter().map(|n| jobset_yaml(n, &[("w", 1, "busybox:v1")], "")).collect();
