@@ -224,8 +224,7 @@ async fn a_torn_read_is_read_again_and_never_credits_the_wrong_attempt() {
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], "  failurePolicy:\n    maxRestarts: 3\n"));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     assert_eq!(ns.plugin(&["history", "train"]).code, 0, "records v1 with attempt 0");
-    let image = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"busybox:v2"}]"#;
-    assert!(ns.kubectl(&["patch", "jobset", "train", "--type=json", "-p", image]).status.success());
+    transient::set_image(&ns, "train", "busybox:v2");
 
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("faults.jsonl");

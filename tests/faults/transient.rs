@@ -501,7 +501,8 @@ fn image_of_jobset(js: &Value) -> String {
     spec["containers"][0]["image"].as_str().unwrap().to_owned()
 }
 
-fn set_image(ns: &TestNs, jobset: &str, image: &str) {
+/// The first replicatedJob's first container changed to `image`, by kubectl.
+pub(super) fn set_image(ns: &TestNs, jobset: &str, image: &str) {
     let patch = format!(
         r#"[{{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"{image}"}}]"#
     );
