@@ -16,9 +16,9 @@ use crate::commands::status::StatusPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Wait, WaitFor};
+use crate::plan::restart::{RestartOptions, parse_job_target};
 use crate::recorder::RecorderPlan;
 use crate::render::{self, Format};
-use crate::restart::{RestartOptions, parse_job_target};
 use crate::select::Selection;
 
 /// What to do, decided without I/O.
@@ -219,7 +219,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     if args.handover && names.len() != 1 {
         return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
     }
-    let images = crate::set_image::parse_image_args(images).map_err(Error::Usage)?;
+    let images = crate::plan::set_image::parse_image_args(images).map_err(Error::Usage)?;
     validate_timeout(args.timeout)?;
     if let Some(reason) = &args.reason
         && reason.trim().is_empty()
@@ -231,7 +231,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
         all_namespaces: args.all_namespaces,
         selector: args.selector.clone(),
     };
-    let cause = args.reason.clone().unwrap_or_else(|| crate::set_image::default_cause(&images));
+    let cause = args.reason.clone().unwrap_or_else(|| crate::plan::set_image::default_cause(&images));
     Ok(SetImagePlan {
         selection: selection(&select, global)?,
         restart: args.restart.then(|| RestartOptions {
@@ -289,7 +289,7 @@ fn recorder_plan(args: &cli::RecorderArgs, global: &GlobalArgs) -> Result<Record
     let selection =
         Selection::parse(&[], args.all_namespaces, args.selector.as_deref(), global.namespace.as_deref())?;
     if let Some(selector) = &selection.label_selector {
-        crate::recorder::presence::parse_label_selector(selector)
+        crate::presence::parse_label_selector(selector)
             .map_err(|why| Error::Usage(format!("-l {selector:?}: {why}")))?;
     }
     Selection::parse(&[], false, None, Some(&args.lease_namespace)).map_err(|e| {

@@ -1,9 +1,34 @@
 //! kubectl-jobset: diff, restart, history and rollback for JobSets.
 //!
 //! Every command flows args → plan → cluster I/O → render, as kubectl's
-//! Complete/Validate/Run: `cli` holds the clap definition, `args` turns it into a
-//! validated plan without I/O, `commands` run plans against the cluster through
-//! `observe` and `execute`, and render into the writers they are given.
+//! Complete/Validate/Run. The folders say the role; arrows only point down this list.
+//!
+//! Front (the command line, no I/O):
+//! - `cli`: the clap definition; nothing else depends on clap.
+//! - `args`: the parsed command line checked and turned into a plan of plain values.
+//! - `completion`: static completion scripts and kubectl's dynamic completion protocol.
+//!
+//! Orchestration (runs plans; the only code that both decides and sends):
+//! - `commands`: one module per subcommand: observe, plan, execute, render.
+//! - `recorder`: the in-cluster controller that records every JobSet's history.
+//! - `execute`: acting on one JobSet: restarts, handovers, waiting for a restart by watch.
+//! - `observe`: the step below every command and the recorder: load, compare, record.
+//!
+//! I/O:
+//! - `cluster`: every request to the API server (connect, typed API, retries, watches,
+//!   Events, the `-v` request log).
+//!
+//! Pure decisions and models (no I/O, tested without a cluster):
+//! - `plan`: what a write verb will send, or why not (restart, rollback, set image,
+//!   handover, rollout status, writes whose answer was lost).
+//! - `diff`: the drift engine: expected Job, normalisation, structural and unified diffs.
+//! - `history`: the revision storage format, numbering and the writes that record it.
+//! - `model`: typed read-only views of JobSets and Jobs, summaries, JSON patch ops.
+//! - `presence`: the recorder's Lease, the contract the CLI reads to know one runs.
+//! - `select`: which JobSets a command acts on (names, `-l`, `-n`, `-A`).
+//! - `render`: everything the commands print, written into a `Write`.
+//! - `error`: errors a user can act on; `exit`: how a command ended (exit codes).
+//! - `age`, `runs`: kubectl's short durations; numbers written as runs (`0-2,5`).
 
 pub mod age;
 pub mod args;
@@ -14,18 +39,16 @@ pub mod completion;
 pub mod diff;
 pub mod error;
 pub mod execute;
-pub mod handover;
+pub mod exit;
 pub mod history;
 pub mod model;
 pub mod observe;
+pub mod plan;
+pub mod presence;
 pub mod recorder;
 pub mod render;
-pub mod restart;
-pub mod rollback;
-pub mod rollout;
 pub mod runs;
 pub mod select;
-pub mod set_image;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -33,8 +56,8 @@ use std::sync::Arc;
 use args::Invocation;
 use cli::Cli;
 use cluster::request_log::RequestLog;
-use commands::ExitStatus;
 use error::Result;
+use exit::ExitStatus;
 
 /// Runs a parsed command line. `log` receives the `-v` request log.
 pub async fn run(

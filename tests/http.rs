@@ -394,7 +394,7 @@ fn restart_plan(name: &str) -> kubectl_jobset::commands::restart::RestartPlan {
     use kubectl_jobset::execute::DryRun;
     RestartPlan {
         selection: Selection::new(&[name.to_string()], false, None, "ml").unwrap(),
-        options: kubectl_jobset::restart::RestartOptions {
+        options: kubectl_jobset::plan::restart::RestartOptions {
             reason: Some("new image".into()),
             requested_by: "someone".into(),
             ..Default::default()

@@ -11,7 +11,7 @@ use kube::Client;
 use kube::client::Body;
 use kubectl_jobset::cluster::Cluster;
 use kubectl_jobset::cluster::request_log::RequestLog;
-use kubectl_jobset::handover::{self, HandoverOptions};
+use kubectl_jobset::execute::handover::{self, HandoverOptions};
 use kubectl_jobset::model::jobset::JobSet;
 use serde_json::{Value, json};
 

@@ -248,7 +248,7 @@ async fn an_untrusted_certificate_is_not_retried_and_is_the_only_failure_suggest
 
 use kubectl_jobset::execute::{DryRun, Outcome, restart_one};
 use kubectl_jobset::model::jobset::JobSet;
-use kubectl_jobset::restart::RestartOptions;
+use kubectl_jobset::plan::restart::RestartOptions;
 
 const STATUS_URL: &str =
     "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset";

@@ -7,7 +7,7 @@ use kube::runtime::events::{Event, EventType, Recorder, Reporter};
 use super::Cluster;
 use crate::error::{Op, Result};
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
-use crate::restart::RESTART_REASON;
+use crate::plan::restart::RESTART_REASON;
 
 /// The reporting controller (and instance) of our Events.
 pub const REPORTER: &str = "kubectl-jobset";

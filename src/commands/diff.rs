@@ -6,10 +6,10 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::commands::ExitStatus;
 use crate::diff::unified::{Palette, yaml_lines};
 use crate::diff::{JobSetDrift, State, job_range};
 use crate::error::{Error, Result};
+use crate::exit::ExitStatus;
 use crate::observe::{Observed, RecordOptions, Recorder, observe, spec_revision};
 use crate::render::{self, documents::DiffDocument, drift::write_text, table::write_table};
 use crate::select::Selection;

@@ -12,14 +12,15 @@ use serde_json::Value;
 use crate::age::format_age;
 use crate::cluster::Cluster;
 use crate::cluster::watch::{FleetUpdate, FleetWatch, watch_fleet};
-use crate::commands::{ExitStatus, Watching};
+use crate::commands::Watching;
 use crate::diff::changes::{Change, changes, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::{Error, Result};
+use crate::exit::ExitStatus;
 use crate::history::{JOBSET_LABEL, Revision, View, bad_revision, data, format_attempts, select};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
-use crate::recorder::presence::Scope;
+use crate::presence::Scope;
 use crate::render::documents::{
     API_VERSION, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument, RevisionDocument, to_value,
 };

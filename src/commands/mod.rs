@@ -15,6 +15,7 @@ use std::io::Write;
 
 use crate::cluster::Cluster;
 use crate::error::Result;
+use crate::exit::ExitStatus;
 
 /// Asks the user a yes/no question (None: do not ask, proceed).
 pub type Confirm<'a> = Option<&'a mut dyn FnMut(&str) -> Result<bool>>;
@@ -109,22 +110,4 @@ fn ask_on_terminal(question: &str) -> Result<bool> {
     let mut answer = String::new();
     std::io::stdin().read_line(&mut answer)?;
     Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
-}
-
-/// How a command ended, before it becomes a process exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitStatus {
-    /// Exit 0.
-    Success,
-    /// Exit 1 without an error message: `diff` found drift.
-    Differences,
-}
-
-impl ExitStatus {
-    pub fn code(self) -> u8 {
-        match self {
-            ExitStatus::Success => 0,
-            ExitStatus::Differences => 1,
-        }
-    }
 }

@@ -7,16 +7,17 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::commands::{Confirm, ExitStatus};
+use crate::commands::Confirm;
 use crate::diff::JobSetDrift;
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, Outcome, Wait, restart_one, wait};
+use crate::exit::ExitStatus;
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::{Fleet, Observed, RecordOptions, Recorder, observe};
+use crate::plan::restart::RestartOptions;
 use crate::render::{self, Format, drift::write_text};
-use crate::restart::RestartOptions;
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]
@@ -61,11 +62,11 @@ pub async fn run(
         .iter()
         .map(|d| match &d.error {
             // Its next restart would delete its Jobs and fail to create new ones.
-            Some(why) if let Some(rejection) = crate::restart::spec_rejection(why) => {
+            Some(why) if let Some(rejection) = crate::plan::restart::spec_rejection(why) => {
                 Some(Outcome::Failed(Error::Refused {
                     what: format!("jobset {}/{}", d.namespace, d.name),
                     verb: "restarted",
-                    why: crate::restart::no_valid_job(&d.name, &rejection),
+                    why: crate::plan::restart::no_valid_job(&d.name, &rejection),
                 }))
             }
             Some(why) if plan.if_outdated => Some(Outcome::Failed(Error::Refused {
@@ -108,7 +109,7 @@ fn write_warnings(
     err: &mut dyn Write,
 ) -> Result<()> {
     for (jobset, _) in fleet.jobsets.iter().zip(skips).filter(|(_, skip)| skip.is_none()) {
-        for warning in crate::restart::warnings(jobset, fleet.jobs_of(jobset), &plan.options) {
+        for warning in crate::plan::restart::warnings(jobset, fleet.jobs_of(jobset), &plan.options) {
             let place = match plan.selection.namespace {
                 None => format!(" in namespace {}", jobset.namespace()),
                 Some(_) => String::new(),

@@ -6,21 +6,22 @@ use std::io::Write;
 
 use crate::cluster::Cluster;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
-use crate::commands::{Confirm, ExitStatus};
+use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
-use crate::execute::unknown::{AfterUnknown, judge_rollback};
+use crate::execute::handover::{self, HandoverOptions, Outcome};
 use crate::execute::{DryRun, Wait, restart_jobset, wait};
-use crate::handover::{self, HandoverOptions, Outcome};
+use crate::exit::ExitStatus;
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
-use crate::render::{self, Format};
-use crate::restart::{self, Decision as RestartDecision, RestartOptions};
-use crate::rollback::{
+use crate::plan::lost_write::{AfterUnknown, judge_rollback};
+use crate::plan::restart::{self, Decision as RestartDecision, RestartOptions};
+use crate::plan::rollback::{
     self, Decision, explain_rejection, is_template_immutable_rejection, previous_revision,
 };
+use crate::render::{self, Format};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]

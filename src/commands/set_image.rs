@@ -8,19 +8,20 @@ use serde_json::Value;
 
 use crate::cluster::Cluster;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
-use crate::commands::{Confirm, ExitStatus};
+use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
+use crate::execute::handover::{self, HandoverOptions};
 use crate::execute::{DryRun, Wait, restart_jobset, wait};
-use crate::handover::{self, HandoverOptions};
+use crate::exit::ExitStatus;
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
+use crate::plan::restart::{self, Decision as RestartDecision, RestartOptions};
+use crate::plan::rollback::is_template_immutable_rejection;
+use crate::plan::set_image::{ImageArg, TemplateChange, is_applied};
 use crate::render::{self, Format};
-use crate::restart::{self, Decision as RestartDecision, RestartOptions};
-use crate::rollback::is_template_immutable_rejection;
 use crate::select::Selection;
-use crate::set_image::{ImageArg, TemplateChange, is_applied};
 
 #[derive(Debug, Clone)]
 pub struct SetImagePlan {
@@ -70,7 +71,8 @@ pub async fn run(
     // one that cannot take the images stops the command with nothing changed.
     let mut changes = Vec::new();
     for jobset in &fleet.jobsets {
-        let change = crate::set_image::plan(jobset, &plan.images).map_err(|why| refused(jobset, why))?;
+        let change =
+            crate::plan::set_image::plan(jobset, &plan.images).map_err(|why| refused(jobset, why))?;
         if let Some(options) = plan.restart.as_ref().filter(|_| !change.is_empty())
             && let RestartDecision::Refuse(why) = restart::plan(jobset, fleet.jobs_of(jobset), options, "")
         {
@@ -182,7 +184,10 @@ async fn finish(
 fn handover_options(plan: &SetImagePlan) -> HandoverOptions {
     let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
     HandoverOptions::new(
-        format!("kubectl jobset set image {name} {} --handover", crate::set_image::image_words(&plan.images)),
+        format!(
+            "kubectl jobset set image {name} {} --handover",
+            crate::plan::set_image::image_words(&plan.images)
+        ),
         plan.dry_run != DryRun::None,
     )
 }
@@ -284,7 +289,7 @@ async fn apply(
             return Ok(fresh.object());
         }
         // Sent again only if the images are still the ones read: anyone else's edit wins.
-        match crate::set_image::plan(&fresh, &plan.images) {
+        match crate::plan::set_image::plan(&fresh, &plan.images) {
             Ok(again) if again.images == change.images => ops = again.patch(&fresh, Some(&plan.cause)),
             _ => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
         }
@@ -302,7 +307,7 @@ fn immutable(jobset: &JobSet, plan: &SetImagePlan) -> String {
          them). Nothing was changed. To change it without stopping its running Jobs, recreate the JobSet object \
          and hand them over: kubectl jobset set image {} {} --handover (-v shows the API server's full answer)",
         jobset.name(),
-        crate::set_image::image_words(&plan.images)
+        crate::plan::set_image::image_words(&plan.images)
     )
 }
 
@@ -361,8 +366,8 @@ mod tests {
             {"name": "workers", "template": {"spec": {"template": {"spec": {"containers": [{"name": "trainer", "image": "app:v1"}]}}}}},
             {"name": "driver", "template": {"spec": {"template": {"spec": {"containers": [{"name": "main", "image": "drv:v1"}]}}}}}]}}))
         .unwrap();
-        let args = crate::set_image::parse_image_args(&["trainer=app:v2".into()]).unwrap();
-        let change = crate::set_image::plan(&js, &args).unwrap();
+        let args = crate::plan::set_image::parse_image_args(&["trainer=app:v2".into()]).unwrap();
+        let change = crate::plan::set_image::plan(&js, &args).unwrap();
         let mut out = Vec::new();
         write_preview(&mut out, &js, &change, Palette { color: false }).unwrap();
         let text = String::from_utf8(out).unwrap();

@@ -9,13 +9,13 @@ use futures::StreamExt;
 
 use crate::cluster::Cluster;
 use crate::cluster::watch::{Snapshot, next_snapshot, watch_jobset};
-use crate::commands::ExitStatus;
 use crate::diff::normalize::normalize_child;
 use crate::error::{Error, Result};
+use crate::exit::ExitStatus;
 use crate::model::jobset::JobSet;
 use crate::observe::fleet::not_found;
 use crate::observe::{Defaulter, Fleet, Observed, RecordOptions, Recorder, compute, observe};
-use crate::rollout::{Verdict, assess};
+use crate::plan::rollout_status::{Verdict, assess};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]

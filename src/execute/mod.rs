@@ -1,9 +1,9 @@
 //! Acting on one JobSet with guarded writes: restarts (re-read and re-planned when a
 //! concurrent change wins) and waiting, by watch, for a restart to take effect. Shared
-//! by `restart` and `rollback --restart`; the decisions themselves are in `crate::restart`.
+//! by `restart` and `rollback --restart`; the decisions themselves are in `crate::plan`.
 
+pub mod handover;
 mod restart;
-pub mod unknown;
 mod wait;
 
 pub use restart::{Outcome, restart_jobset, restart_one};

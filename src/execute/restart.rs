@@ -4,13 +4,13 @@
 use serde_json::Value;
 
 use super::DryRun;
-use super::unknown::{AfterUnknown, Mark, job_restarts, judge_restart, restart_message};
 use crate::cluster::Cluster;
 use crate::cluster::retry::format_wait;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::error::{Error, Result};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
-use crate::restart::{Decision, RestartOptions, plan};
+use crate::plan::lost_write::{AfterUnknown, Mark, job_restarts, judge_restart, restart_message};
+use crate::plan::restart::{Decision, RestartOptions, plan};
 
 /// Tries in all (re-read after a precondition failure or a lost answer) before giving up.
 const MAX_ATTEMPTS: u32 = 5;
@@ -244,7 +244,7 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
         Some((rjob, index)) => format!("restart of Job {}", jobset.job_name(rjob, *index as i32)),
         None => format!("restart (attempt {from} → {to})"),
     };
-    let message = crate::restart::requested(&what, options);
+    let message = crate::plan::restart::requested(&what, options);
     if let Err(e) = crate::cluster::events::publish_restart(cluster, jobset, message).await {
         cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
     }

@@ -3,6 +3,7 @@
 //! Commands share it; none of them imports another.
 
 pub mod compare;
+pub mod defaulter;
 pub mod fleet;
 pub mod record;
 
@@ -13,9 +14,10 @@ use crate::diff::JobSetDrift;
 use crate::error::Result;
 use crate::history::Cause;
 use crate::model::jobset::JobSet;
-use crate::recorder::presence::{LEASE_NAME, Scope, lease_namespace, presence};
+use crate::presence::{LEASE_NAME, Scope, lease_namespace, presence};
 use crate::select::Selection;
-pub use compare::{Defaulter, compute};
+pub use compare::compute;
+pub use defaulter::Defaulter;
 pub use fleet::Fleet;
 pub use record::{Histories, record, spec_revision};
 

@@ -12,7 +12,7 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use serde_json::Value;
 
 use super::RecordOptions;
-use super::compare::{Defaulter, client_expected};
+use super::defaulter::{Defaulter, client_expected};
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;

@@ -25,17 +25,17 @@ use tokio::sync::Notify;
 
 use super::lease::{LeaseConfig, LeaseKeeper, Role};
 use super::metrics::Metrics;
-use super::presence::{LEASE_NAME, Scope};
 use super::queue::{Key, WorkQueue};
 use super::server;
 use crate::cluster::api::api;
 use crate::cluster::{Cluster, events};
-use crate::commands::ExitStatus;
 use crate::diff::normalize::normalize;
 use crate::error::Result;
+use crate::exit::ExitStatus;
 use crate::history::{self, Revision};
 use crate::model::jobset::{ChildJob, JobSet, KIND, labels};
 use crate::observe::{Defaulter, Fleet, Histories, RecordOptions, Recorder, compute, record};
+use crate::presence::{LEASE_NAME, Scope};
 
 /// What `kubectl jobset recorder` was asked to do.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,10 +13,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
 use kube::Api;
 use kube::api::PostParams;
 
-use super::presence::LEASE_NAME;
 use crate::cluster::Cluster;
 use crate::cluster::api::FIELD_MANAGER;
 use crate::error::{Error, Op, Result};
+use crate::presence::LEASE_NAME;
 
 pub const LEASES_RESOURCE: &str = "leases.coordination.k8s.io";
 
@@ -233,7 +233,7 @@ mod tests {
             identity: identity.into(),
             duration: Duration::from_secs(15),
             leader_elect,
-            annotations: super::super::presence::Scope::annotations(&["ml".into()], Some("team=ml")),
+            annotations: crate::presence::Scope::annotations(&["ml".into()], Some("team=ml")),
         }
     }
 
@@ -254,7 +254,7 @@ mod tests {
         assert_eq!(spec.holder_identity.as_deref(), Some("a"));
         assert_eq!(spec.lease_duration_seconds, Some(15));
         assert_eq!(spec.lease_transitions, Some(0));
-        let scope = super::super::presence::presence(&lease, at("2026-12-01T10:00:01Z")).unwrap();
+        let scope = crate::presence::presence(&lease, at("2026-12-01T10:00:01Z")).unwrap();
         assert_eq!(scope.namespaces, vec!["ml".to_owned()]);
         assert!(scope.selector.is_some());
     }
@@ -288,7 +288,7 @@ mod tests {
     #[test]
     fn a_released_lease_is_free_and_means_no_recorder() {
         let lease = released(held("b", "2026-12-01T10:00:00Z"));
-        assert_eq!(super::super::presence::presence(&lease, at("2026-12-01T10:00:01Z")), None);
+        assert_eq!(crate::presence::presence(&lease, at("2026-12-01T10:00:01Z")), None);
         assert_eq!(decide(Some(&lease), &config("a", true), at("2026-12-01T10:00:01Z")), Step::Acquire);
     }
 

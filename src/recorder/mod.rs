@@ -4,7 +4,6 @@
 pub mod controller;
 pub mod lease;
 pub mod metrics;
-pub mod presence;
 pub mod queue;
 pub mod server;
 

@@ -6,7 +6,7 @@
 use k8s_openapi::api::coordination::v1::Lease;
 use kube::Api;
 use kube::api::{Patch, PatchParams, PostParams};
-use kubectl_jobset::recorder::presence::{LEASE_NAME, LEASE_NAMESPACE_ENV, Scope};
+use kubectl_jobset::presence::{LEASE_NAME, LEASE_NAMESPACE_ENV, Scope};
 use kubectl_jobset::render::documents::HistoryDocument;
 use serde_json::{Value, json};
 

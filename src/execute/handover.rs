@@ -10,9 +10,6 @@
 //! exits the process (code 86) right after that step; `KUBECTL_JOBSET_TEST_PAUSE_AFTER=<step>`
 //! says `paused after <step>` on stderr and waits for a line on stdin.
 
-pub mod journal;
-pub mod plan;
-
 use std::io::Write;
 use std::time::Duration;
 
@@ -24,8 +21,8 @@ use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::error::{Error, Result};
 use crate::history::{JOBSET_LABEL, Templates, canonical};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
-use journal::{Journal, Owned, Progress};
-use plan::{Adoption, Stage, Step};
+use crate::plan::handover::journal::{self, Journal, Owned, Progress};
+use crate::plan::handover::{self as plan, Adoption, Stage, Step};
 
 /// Exit code of the test-only crash hook.
 pub const TEST_CRASH_CODE: i32 = 86;

@@ -77,7 +77,7 @@ pub fn refusal(jobset: &JobSet) -> Option<String> {
         ));
     }
     if let Some(manager) =
-        jobset.spec.managed_by.as_deref().filter(|m| *m != crate::restart::JOBSET_CONTROLLER)
+        jobset.spec.managed_by.as_deref().filter(|m| *m != crate::plan::restart::JOBSET_CONTROLLER)
     {
         return Some(format!(
             "the JobSet is managed by {manager:?} (spec.managedBy), not the JobSet controller: change it \
@@ -233,7 +233,7 @@ mod tests {
             JobSet::from_raw(raw).unwrap()
         };
         assert_eq!(refusal(&with(json!({}), None)), None);
-        assert_eq!(refusal(&with(json!({}), Some(crate::restart::JOBSET_CONTROLLER))), None);
+        assert_eq!(refusal(&with(json!({}), Some(crate::plan::restart::JOBSET_CONTROLLER))), None);
         let why = refusal(&with(json!({"terminalState": "Completed"}), None)).unwrap();
         assert!(why.contains("has completed"), "{why}");
         let why =

@@ -2,6 +2,8 @@
 //! steps need, the object to create, each guarded adoption patch, the status to
 //! restore, and where a rerun resumes.
 
+pub mod journal;
+
 use json_patch::Patch;
 use serde_json::{Map, Value, json};
 

@@ -1,0 +1,149 @@
+//! Server-defaulted probe Jobs: one server-side dry-run create per distinct (namespace,
+//! template), cached and shared by every JobSet and revision that uses the template, and
+//! the client-side form that spares the dry run when the Jobs already match it. Used by
+//! the comparison (`compare`) and by recording (`record`), which both need the Job the
+//! controller would build.
+
+use std::collections::HashMap;
+
+use futures::StreamExt;
+use serde_json::Value;
+
+use crate::cluster::Cluster;
+use crate::diff::expected::{add_jobset_specifics, probe_job};
+use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
+use crate::error::{Error, Result};
+use crate::model::jobset::JobSet;
+
+/// Dry runs in flight at once: well inside the API server's default priority-and-fairness
+/// share for one client, and enough to hide a round trip on a remote link.
+const DRY_RUN_CONCURRENCY: usize = 8;
+
+/// Server-defaulted probe Jobs, one dry run per distinct (namespace, template), shared by
+/// every JobSet and revision that uses the same template. A template the API server
+/// rejects is kept with the reason, so that only the JobSets using it fail.
+pub struct Defaulter<'c> {
+    cluster: &'c Cluster,
+    cache: HashMap<String, std::result::Result<Value, String>>,
+}
+
+impl<'c> Defaulter<'c> {
+    pub fn new(cluster: &'c Cluster) -> Self {
+        Defaulter { cluster, cache: HashMap::new() }
+    }
+
+    fn key(namespace: &str, probe: &Value) -> String {
+        format!("{namespace}\n{probe}")
+    }
+
+    fn key_of(jobset: &JobSet, template: &Value) -> String {
+        Self::key(jobset.namespace(), &probe_job(jobset, template))
+    }
+
+    /// Dry-runs, concurrently, every `(namespace, template, suspended)` not cached yet.
+    /// A failure that belongs to one template (the API server rejects it, a webhook in
+    /// its namespace fails) is cached as that template's problem; a failure of the
+    /// connection itself fails the call.
+    pub async fn prefetch<'t>(
+        &mut self,
+        wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
+    ) -> Result<()> {
+        let mut missing: HashMap<String, (String, Value)> = HashMap::new();
+        for (jobset, template) in wanted {
+            let probe = probe_job(jobset, template);
+            let key = Self::key(jobset.namespace(), &probe);
+            if !self.cache.contains_key(&key) {
+                missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));
+            }
+        }
+        let cluster = self.cluster;
+        let answers: Vec<(String, Result<Value>)> =
+            futures::stream::iter(missing)
+                .map(|(key, (namespace, probe))| async move {
+                    (key, defaulted_job(cluster, &namespace, probe).await)
+                })
+                .buffer_unordered(DRY_RUN_CONCURRENCY)
+                .collect()
+                .await;
+        for (key, answer) in answers {
+            match answer {
+                Ok(job) => self.cache.insert(key, Ok(job)),
+                Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e.to_string())),
+                Err(e) => return Err(e),
+            };
+        }
+        Ok(())
+    }
+
+    /// The normalised Job the controller would build from `template` for `jobset`
+    /// (after `prefetch`; None when it was not dry-run or the server rejected it).
+    pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
+        let mut job = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?.clone();
+        add_jobset_specifics(jobset, &mut job);
+        Some(normalize(&job))
+    }
+
+    /// Why `template` could not be dry-run for `jobset`, if it could not.
+    pub fn problem(&self, jobset: &JobSet, template: &Value) -> Option<&str> {
+        self.cache.get(&Self::key_of(jobset, template))?.as_ref().err().map(String::as_str)
+    }
+}
+
+/// The Job the controller would build from `template` for `jobset`, defaulted on the
+/// client side only, normalised.
+pub fn client_expected(jobset: &JobSet, template: &Value) -> Normalized {
+    let mut job = probe_job(jobset, template);
+    apply_client_defaults(&mut job);
+    add_jobset_specifics(jobset, &mut job);
+    normalize(&job)
+}
+
+/// Errors that concern one template or namespace, not the connection to the cluster.
+fn belongs_to_one_template(e: &Error) -> bool {
+    matches!(
+        e,
+        Error::Usage(_)
+            | Error::TemplateRejected { .. }
+            | Error::Api { .. }
+            | Error::ServerFailure { .. }
+            | Error::Conflict { .. }
+            | Error::Forbidden { .. }
+            | Error::NotFound { .. }
+            | Error::Throttled { .. }
+    )
+}
+
+/// The probe Job as the API server would default it.
+async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
+    match cluster.dry_run_create_job(namespace, &probe).await {
+        Ok(defaulted) => Ok(defaulted),
+        // Not allowed to create Jobs there, or the namespace is terminating or gone (a
+        // fleet-wide diff races with namespace deletion): defaults from the client instead.
+        Err(e @ (Error::Forbidden { .. } | Error::NotFound { .. })) => {
+            cluster.log.note(
+                1,
+                &format!(
+                    "note: cannot dry-run a Job in namespace {namespace:?} ({e}); \
+                     comparing with client-side defaults instead"
+                ),
+            );
+            apply_client_defaults(&mut probe);
+            Ok(probe)
+        }
+        Err(Error::Api { code, message, .. }) if code == 400 || code == 422 => {
+            Err(Error::TemplateRejected { namespace: namespace.to_owned(), message })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_per_template_failures_stay_with_their_jobset() {
+        assert!(belongs_to_one_template(&Error::Usage("the API server rejects a Job".into())));
+        assert!(!belongs_to_one_template(&Error::Unauthorized { server: "https://k".into() }));
+    }
+}

@@ -1,0 +1,10 @@
+//! Decisions, without I/O: from objects already read and a command's options, the exact
+//! guarded patch to send or the reason not to. Everything here is pure and tested
+//! without a cluster; `execute` and `commands` send what these modules decide.
+
+pub mod handover;
+pub mod lost_write;
+pub mod restart;
+pub mod rollback;
+pub mod rollout_status;
+pub mod set_image;
