@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::cluster::Cluster;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::error::{Error, Result};
-use crate::history::{JOBSET_LABEL, Templates, canonical};
+use crate::history::{JOBSET_LABEL, Templates, same_templates_by_name};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
 use crate::plan::handover::journal::{self, Journal, Owned, Progress};
 use crate::plan::handover::{self as plan, Adoption, Stage, Step};
@@ -125,7 +125,7 @@ pub async fn run(
     let kueue = cluster.kueue_version().await?;
     check_permissions(cluster, jobset, service_name.is_some(), kueue.is_some()).await?;
     if let Some(journal) = read_journal(cluster, ns, name).await? {
-        if !same_templates(&journal.templates, templates) {
+        if !same_templates_by_name(&journal.templates, templates) {
             return Err(refused(
                 name,
                 format!(
@@ -632,15 +632,6 @@ fn controlled_by(meta: &k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMe
         .unwrap_or_default()
         .iter()
         .any(|r| r.uid == uid && r.controller == Some(true))
-}
-
-fn same_templates(a: &Templates, b: &Templates) -> bool {
-    let sorted = |t: &Templates| {
-        let mut v: Vec<(String, String)> = t.iter().map(|(n, t)| (n.clone(), canonical(t))).collect();
-        v.sort();
-        v
-    };
-    sorted(a) == sorted(b)
 }
 
 fn refused(name: &str, why: String) -> Error {

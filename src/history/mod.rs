@@ -102,16 +102,29 @@ pub fn data(templates: &Templates) -> Value {
     json!({"replicatedJobs": templates.iter().map(|(name, t)| json!({"name": name, "template": t})).collect::<Vec<_>>()})
 }
 
-/// Equal templates (key order does not matter).
-pub fn same_templates(a: &Templates, b: &Templates) -> bool {
+/// Equal templates, replicatedJob by replicatedJob in the same order (key order within a
+/// template does not matter): the spec's order is part of a revision, as the controller
+/// creates Jobs in it.
+pub fn same_templates_in_order(a: &Templates, b: &Templates) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|((na, ta), (nb, tb))| na == nb && canonical(ta) == canonical(tb))
+}
+
+/// Equal templates for the same replicatedJob names, in any order: what a handover's
+/// journal holds is a set of templates by name, not a spec.
+pub fn same_templates_by_name(a: &Templates, b: &Templates) -> bool {
+    fn sorted(t: &Templates) -> Vec<(&str, String)> {
+        let mut v: Vec<(&str, String)> = t.iter().map(|(n, t)| (n.as_str(), canonical(t))).collect();
+        v.sort();
+        v
+    }
+    sorted(a) == sorted(b)
 }
 
 /// The number of the revision holding the JobSet's spec, if recorded.
 pub fn spec_revision(revisions: &[Revision], jobset: &JobSet) -> Option<i64> {
     let spec = templates_of(jobset);
-    revisions.iter().find(|r| same_templates(&r.templates, &spec)).map(|r| r.number)
+    revisions.iter().find(|r| same_templates_in_order(&r.templates, &spec)).map(|r| r.number)
 }
 
 /// `0-2,5` from {0,1,2,5}.
@@ -421,10 +434,11 @@ impl<'a> Planner<'a> {
             }
             Running::Rebuilt(templates) => templates,
         };
-        if let Some(stored) = self.revisions.iter().find(|r| same_templates(&r.templates, templates)) {
+        if let Some(stored) = self.revisions.iter().find(|r| same_templates_in_order(&r.templates, templates))
+        {
             return Some(self.mark_attempt(stored));
         }
-        if same_templates(templates, &self.spec) {
+        if same_templates_in_order(templates, &self.spec) {
             return None;
         }
         let number = self.next_number();
@@ -453,7 +467,8 @@ impl<'a> Planner<'a> {
     /// comes back), with the attempt if the spec runs and the change cause. Its name.
     fn record_spec(&mut self) -> String {
         let spec_runs = self.observed.running == Running::Spec;
-        let Some(stored) = self.revisions.iter().find(|r| same_templates(&r.templates, &self.spec)) else {
+        let Some(stored) = self.revisions.iter().find(|r| same_templates_in_order(&r.templates, &self.spec))
+        else {
             return self.create_spec(spec_runs);
         };
         let mut ops = Vec::new();

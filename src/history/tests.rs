@@ -216,8 +216,18 @@ fn hash_ignores_key_order() {
     let b =
         vec![("w".to_string(), serde_json::from_str::<Value>(r#"{"b": {"d": 3, "c": 2}, "a": 1}"#).unwrap())];
     assert_eq!(hash(&a), hash(&b));
-    assert!(same_templates(&a, &b));
+    assert!(same_templates_in_order(&a, &b));
     assert_eq!(hash(&a).len(), 10);
+}
+
+#[test]
+fn templates_compare_in_the_specs_order_or_by_name() {
+    let (a, b) = (json!({"image": "a"}), json!({"image": "b"}));
+    let ab = vec![("w".to_string(), a.clone()), ("d".to_string(), b.clone())];
+    let ba = vec![("d".to_string(), b), ("w".to_string(), a.clone())];
+    assert!(!same_templates_in_order(&ab, &ba), "the spec's order is part of a revision");
+    assert!(same_templates_by_name(&ab, &ba));
+    assert!(!same_templates_by_name(&ab, &vec![("w".to_string(), a)]));
 }
 
 #[test]

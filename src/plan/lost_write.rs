@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::history::{Templates, same_templates};
+use crate::history::{Templates, same_templates_in_order};
 use crate::model::jobset::JobSet;
 
 /// What a re-read says about a write whose answer was lost.
@@ -86,9 +86,9 @@ pub fn judge_restart(seen_attempt: i32, fresh: &JobSet, mark: Option<&Mark>, per
 /// After a rollback's template patch lost its answer: landed if the spec now holds the
 /// target's templates, not applied if it still holds what we read, else someone else's.
 pub fn judge_rollback(read: &Templates, fresh: &Templates, target: &Templates) -> AfterUnknown {
-    if same_templates(fresh, target) {
+    if same_templates_in_order(fresh, target) {
         AfterUnknown::Landed
-    } else if same_templates(fresh, read) {
+    } else if same_templates_in_order(fresh, read) {
         AfterUnknown::NotApplied
     } else {
         AfterUnknown::SomeoneElse

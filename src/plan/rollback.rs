@@ -5,7 +5,7 @@
 use json_patch::{Patch, PatchOperation};
 use serde_json::Value;
 
-use crate::history::{Revision, Templates, same_templates, templates_of};
+use crate::history::{Revision, Templates, same_templates_in_order, templates_of};
 use crate::model::jobset::JobSet;
 use crate::model::patch::{pointer, replace, test};
 
@@ -21,7 +21,7 @@ pub enum Decision {
 /// Plans a rollback of `jobset` to `target`.
 pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
     let current = templates_of(jobset);
-    if same_templates(&current, &target.templates) {
+    if same_templates_in_order(&current, &target.templates) {
         return Decision::AlreadyThere;
     }
     if let Some(why) = crate::history::rebuilt::rollback_refusal(jobset, target) {
@@ -116,7 +116,7 @@ pub fn only_suspend_mutable_fields_differ(a: &Templates, b: &Templates) -> bool 
             })
             .collect()
     };
-    same_templates(&strip(a), &strip(b))
+    same_templates_in_order(&strip(a), &strip(b))
 }
 
 /// Whether an API error is an admission webhook refusing a template change.

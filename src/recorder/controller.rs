@@ -176,11 +176,11 @@ impl Shared<'_> {
             .into_iter()
             .filter(|v| {
                 let templates = history::templates_of(v);
-                !history::same_templates(&templates, &now)
+                !history::same_templates_in_order(&templates, &now)
                     && !recorded
                         .iter()
                         .filter_map(|r| history::parse(r, current.uid()).ok())
-                        .any(|r| history::same_templates(&r.templates, &templates))
+                        .any(|r| history::same_templates_in_order(&r.templates, &templates))
             })
             .collect();
         if rest.is_empty() {
