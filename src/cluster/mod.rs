@@ -3,10 +3,10 @@
 pub mod api;
 mod connect;
 pub mod events;
+pub mod guarded;
 pub mod handover;
 pub mod request_log;
 pub mod retry;
 pub mod watch;
-pub mod writes;
 
 pub use connect::{Cluster, ConnectOptions, connect};

@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use crate::cluster::Cluster;
-use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::cluster::guarded::{GuardedWrite, Verdict, WriteFailure, guarded};
 use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
@@ -177,9 +177,6 @@ fn ask(jobset: &JobSet, target: &Revision, plan: &RollbackPlan, confirm: Confirm
     Ok(())
 }
 
-/// Tries of the template patch, when it is throttled or its answer is lost.
-const PATCH_TRIES: u32 = 5;
-
 /// What a rollback says when someone else edited the templates first.
 const CHANGED_MEANWHILE: &str = "its templates were changed by someone else since they were read, so nothing \
      was changed (their edit is kept); run the rollback again to review the new state";
@@ -211,40 +208,56 @@ async fn apply(
     if plan.dry_run == DryRun::Client {
         return Ok(None);
     }
-    let server_dry_run = plan.dry_run == DryRun::Server;
-    let (ns, name) = (jobset.namespace(), jobset.name());
-    for tries in 1.. {
-        let error = match cluster.patch_jobset(ns, name, None, ops, server_dry_run).await {
-            Ok(object) => return Ok(Some(object)),
-            Err(e) => e,
-        };
-        let failure = write_failure(&error);
-        match error {
-            _ if failure == WriteFailure::Precondition => {
-                return Err(refused(jobset, changed_meanwhile(cluster, jobset).await));
+    let mut write =
+        TemplatePatch { cluster, jobset, target, ops, server_dry_run: plan.dry_run == DryRun::Server };
+    guarded(&cluster.log, &mut write).await.map(Some)
+}
+
+/// The rollback's one guarded write: the same patch each try (it puts the target's
+/// templates back, whatever else changed meanwhile, so there is nothing to re-plan).
+struct TemplatePatch<'a> {
+    cluster: &'a Cluster,
+    jobset: &'a JobSet,
+    target: &'a Revision,
+    ops: &'a json_patch::Patch,
+    server_dry_run: bool,
+}
+
+impl GuardedWrite for TemplatePatch<'_> {
+    type Output = serde_json::Value;
+
+    fn what(&self) -> String {
+        format!("the rollback patch of {RESOURCE_NAME}/{}", self.jobset.name())
+    }
+
+    async fn send(&mut self) -> Result<serde_json::Value> {
+        let (ns, name) = (self.jobset.namespace(), self.jobset.name());
+        match self.cluster.patch_jobset(ns, name, None, self.ops, self.server_dry_run).await {
+            Err(Error::Api { message, .. }) if is_template_immutable_rejection(&message) => {
+                self.cluster.log.note(1, &format!("the API server answered: {message}"));
+                Err(refused(self.jobset, explain_rejection(self.jobset, self.target)))
             }
-            Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
-                cluster.log.note(1, &format!("the API server answered: {message}"));
-                return Err(refused(jobset, explain_rejection(jobset, target)));
-            }
-            e if failure == WriteFailure::Final || tries >= PATCH_TRIES => return Err(e),
-            e => cluster.log.note(6, &format!("retrying the rollback patch of {RESOURCE_NAME}/{name}: {e}")),
+            other => other,
         }
-        tokio::time::sleep(write_backoff(tries)).await;
-        if failure == WriteFailure::Throttled {
-            continue; // refused unprocessed: send it again as it is
+    }
+
+    /// A lost race is refused (their edit is kept); a lost answer is judged: landed, not
+    /// applied (sent again), or someone else's edit.
+    async fn reread(&mut self, failure: WriteFailure) -> Result<Verdict<serde_json::Value>> {
+        let jobset = self.jobset;
+        if failure == WriteFailure::Precondition {
+            return Err(refused(jobset, changed_meanwhile(self.cluster, jobset).await));
         }
-        let fresh = cluster.get_jobset(ns, name).await?;
+        let fresh = self.cluster.get_jobset(jobset.namespace(), jobset.name()).await?;
         if fresh.uid() != jobset.uid() {
             return Err(refused(jobset, RECREATED.into()));
         }
-        match judge_rollback(&templates_of(jobset), &templates_of(&fresh), &target.templates) {
-            AfterUnknown::Landed => return Ok(Some(fresh.object())),
-            AfterUnknown::NotApplied => {}
-            AfterUnknown::SomeoneElse => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
+        match judge_rollback(&templates_of(jobset), &templates_of(&fresh), &self.target.templates) {
+            AfterUnknown::Landed => Ok(Verdict::Done(fresh.object())),
+            AfterUnknown::NotApplied => Ok(Verdict::SendAgain),
+            AfterUnknown::SomeoneElse => Err(refused(jobset, CHANGED_MEANWHILE.into())),
         }
     }
-    unreachable!("the loop returns by its last try")
 }
 
 /// After the patch: record the rollback as the newest revision, say how many Jobs it

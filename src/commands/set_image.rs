@@ -7,7 +7,7 @@ use std::io::Write;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::cluster::guarded::{GuardedWrite, Verdict, WriteFailure, guarded};
 use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
@@ -42,9 +42,6 @@ pub struct SetImagePlan {
     pub color: bool,
     pub history_limit: usize,
 }
-
-/// Tries of one JobSet's patch when it is throttled or its answer is lost.
-const PATCH_TRIES: u32 = 5;
 
 const CHANGED_MEANWHILE: &str = "its images were changed by someone else since they were read, so nothing \
      was changed (their edit is kept); run the command again to review the new state";
@@ -250,51 +247,67 @@ async fn apply(
     change: &TemplateChange,
     plan: &SetImagePlan,
 ) -> Result<Value> {
-    let mut ops = change.patch(jobset, Some(&plan.cause));
+    let ops = change.patch(jobset, Some(&plan.cause));
     if plan.dry_run == DryRun::Client {
         let mut object = jobset.object();
         json_patch::patch(&mut object, &ops).map_err(|e| Error::decode("the patched JobSet", e))?;
         return Ok(object);
     }
-    let server_dry_run = plan.dry_run == DryRun::Server;
-    let (ns, name) = (jobset.namespace(), jobset.name());
-    for tries in 1.. {
-        let error = match cluster.patch_jobset(ns, name, None, &ops, server_dry_run).await {
-            Ok(object) => return Ok(object),
-            Err(e) => e,
-        };
-        let failure = write_failure(&error);
-        match error {
-            Error::Api { message, .. } if is_template_immutable_rejection(&message) => {
-                cluster.log.note(1, &format!("the API server answered: {message}"));
-                return Err(refused(jobset, immutable(jobset, plan)));
+    guarded(&cluster.log, &mut ImagePatch { cluster, jobset, change, plan, ops }).await
+}
+
+/// One JobSet's image patch, planned again from each re-read.
+struct ImagePatch<'a> {
+    cluster: &'a Cluster,
+    jobset: &'a JobSet,
+    change: &'a TemplateChange,
+    plan: &'a SetImagePlan,
+    /// The patch as planned from the JobSet read last.
+    ops: json_patch::Patch,
+}
+
+impl GuardedWrite for ImagePatch<'_> {
+    type Output = Value;
+
+    fn what(&self) -> String {
+        format!("the image patch of {RESOURCE_NAME}/{}", self.jobset.name())
+    }
+
+    async fn send(&mut self) -> Result<Value> {
+        let (ns, name) = (self.jobset.namespace(), self.jobset.name());
+        let server_dry_run = self.plan.dry_run == DryRun::Server;
+        match self.cluster.patch_jobset(ns, name, None, &self.ops, server_dry_run).await {
+            Err(Error::Api { message, .. }) if is_template_immutable_rejection(&message) => {
+                self.cluster.log.note(1, &format!("the API server answered: {message}"));
+                Err(refused(self.jobset, immutable(self.jobset, self.plan)))
             }
-            _ if failure == WriteFailure::Precondition && tries >= PATCH_TRIES => {
-                return Err(refused(jobset, CHANGED_MEANWHILE.into()));
-            }
-            // Re-planned below: a resourceVersion guard (no annotations yet, a container
-            // without an image) also fails on the controller's status writes.
-            _ if failure == WriteFailure::Precondition => {}
-            e if failure == WriteFailure::Final || tries >= PATCH_TRIES => return Err(e),
-            e => {
-                cluster.log.note(6, &format!("retrying the image patch of {RESOURCE_NAME}/{name}: {e}"));
-                tokio::time::sleep(write_backoff(tries)).await;
-                if failure == WriteFailure::Throttled {
-                    continue; // refused unprocessed: send it again as it is
-                }
-            }
-        }
-        let fresh = cluster.get_jobset(ns, name).await?;
-        if failure != WriteFailure::Precondition && is_applied(change, &fresh) {
-            return Ok(fresh.object());
-        }
-        // Sent again only if the images are still the ones read: anyone else's edit wins.
-        match crate::plan::set_image::plan(&fresh, &plan.images) {
-            Ok(again) if again.images == change.images => ops = again.patch(&fresh, Some(&plan.cause)),
-            _ => return Err(refused(jobset, CHANGED_MEANWHILE.into())),
+            other => other,
         }
     }
-    unreachable!("the loop returns by its last try")
+
+    /// Planned again after a lost race: a resourceVersion guard (no annotations yet, a
+    /// container without an image) also fails on the controller's status writes. Sent
+    /// again only if the images are still the ones read: anyone else's edit wins.
+    async fn reread(&mut self, failure: WriteFailure) -> Result<Verdict<Value>> {
+        let fresh = self.cluster.get_jobset(self.jobset.namespace(), self.jobset.name()).await?;
+        if failure != WriteFailure::Precondition && is_applied(self.change, &fresh) {
+            return Ok(Verdict::Done(fresh.object()));
+        }
+        match crate::plan::set_image::plan(&fresh, &self.plan.images) {
+            Ok(again) if again.images == self.change.images => {
+                self.ops = again.patch(&fresh, Some(&self.plan.cause));
+                Ok(Verdict::SendAgain)
+            }
+            _ => Err(refused(self.jobset, CHANGED_MEANWHILE.into())),
+        }
+    }
+
+    fn exhausted(&mut self, last: Error, failure: WriteFailure) -> Result<Value> {
+        match failure {
+            WriteFailure::Precondition => Err(refused(self.jobset, CHANGED_MEANWHILE.into())),
+            _ => Err(last),
+        }
+    }
 }
 
 /// Why a webhook's refusal of an image change cannot be worked around in place, and the

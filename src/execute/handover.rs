@@ -17,7 +17,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::cluster::guarded::{GuardedWrite, Verdict, WriteFailure, guarded, write_failure};
 use crate::error::{Error, Result};
 use crate::history::{JOBSET_LABEL, Templates, same_templates_by_name};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
@@ -455,8 +455,6 @@ fn to_json<T: serde::Serialize>(value: &T) -> Value {
 
 /// How many adoptions run at once.
 const ADOPT_CONCURRENCY: usize = 32;
-/// Tries of one adoption (a Job's status moves its resourceVersion).
-const ADOPT_TRIES: u32 = 8;
 
 /// Adopts every target concurrently; returns how many were patched. Objects another
 /// controller owns are named on `err` and left alone.
@@ -495,75 +493,121 @@ async fn adopt_one(
     target: Target,
 ) -> Result<Option<String>> {
     let owner = plan::owner_reference(name, new_uid, target.kind.controlled());
-    let mut metadata = target.metadata;
-    for tries in 1.. {
-        let patch = match plan::adoption(&metadata, old_uid, &owner) {
-            Adoption::Done => return Ok(None),
+    guarded(&cluster.log, &mut Adopt { cluster, ns, old_uid, owner, target }).await
+}
+
+/// One adoption's guarded patch of ownerReferences, planned from the metadata read last.
+struct Adopt<'a> {
+    cluster: &'a Cluster,
+    ns: &'a str,
+    old_uid: &'a str,
+    owner: Value,
+    target: Target,
+}
+
+impl Adopt<'_> {
+    /// The patch the metadata read last calls for, or (Err) the adoption's end without one:
+    /// adopted already (None), or left alone, and why.
+    fn planned(&self) -> std::result::Result<json_patch::Patch, Option<String>> {
+        let target = &self.target;
+        match plan::adoption(&target.metadata, self.old_uid, &self.owner) {
+            Adoption::Done => Err(None),
             Adoption::Foreign(why) => {
-                return Ok(Some(format!("{}/{} not adopted: {why}", target.kind.noun(), target.name)));
+                Err(Some(format!("{}/{} not adopted: {why}", target.kind.noun(), target.name)))
             }
-            Adoption::Patch(patch) => patch,
+            Adoption::Patch(patch) => Ok(patch),
+        }
+    }
+}
+
+impl GuardedWrite for Adopt<'_> {
+    type Output = Option<String>;
+
+    fn what(&self) -> String {
+        format!("the adoption of {}/{}", self.target.kind.noun(), self.target.name)
+    }
+
+    async fn send(&mut self) -> Result<Option<String>> {
+        let patch = match self.planned() {
+            Ok(patch) => patch,
+            Err(settled) => return Ok(settled),
         };
+        let (ns, target) = (self.ns, &self.target);
         let sent = match target.kind {
-            Kind::Job => cluster.patch_job(ns, &target.name, &patch).await.map(|_| ()),
-            Kind::Service => cluster.patch_service(ns, &target.name, &patch).await.map(|_| ()),
-            Kind::Revision => cluster.patch_revision(ns, &target.name, &patch).await.map(|_| ()),
+            Kind::Job => self.cluster.patch_job(ns, &target.name, &patch).await.map(|_| ()),
+            Kind::Service => self.cluster.patch_service(ns, &target.name, &patch).await.map(|_| ()),
+            Kind::Revision => self.cluster.patch_revision(ns, &target.name, &patch).await.map(|_| ()),
         };
-        let error = match sent {
-            Ok(()) => return Ok(None),
+        match sent {
+            Ok(()) => Ok(None),
             Err(Error::NotFound { .. }) => {
-                return Ok(Some(format!("{}/{} is gone", target.kind.noun(), target.name)));
+                Ok(Some(format!("{}/{} is gone", target.kind.noun(), target.name)))
             }
-            Err(e) => e,
-        };
-        let failure = write_failure(&error);
-        if failure == WriteFailure::Final || tries >= ADOPT_TRIES {
-            return Err(error);
+            Err(e) => Err(e),
         }
-        if failure != WriteFailure::Precondition {
-            tokio::time::sleep(write_backoff(tries)).await;
-        }
-        // Changed meanwhile (or the answer was lost): read it again and judge afresh.
+    }
+
+    /// Changed meanwhile (or the answer was lost): read it again and judge afresh.
+    async fn reread(&mut self, _: WriteFailure) -> Result<Verdict<Option<String>>> {
+        let (cluster, ns, target) = (self.cluster, self.ns, &mut self.target);
         let fresh = match target.kind {
             Kind::Job => cluster.get_job(ns, &target.name).await?.map(|j| to_json(&j.metadata)),
             Kind::Service => cluster.get_service(ns, &target.name).await?.map(|s| to_json(&s.metadata)),
             Kind::Revision => cluster.get_revision(ns, &target.name).await?.map(|r| to_json(&r.metadata)),
         };
         match fresh {
-            Some(m) if m["uid"] == metadata["uid"] => metadata = m,
-            _ => {
-                return Ok(Some(format!(
-                    "{}/{} was replaced or removed meanwhile",
-                    target.kind.noun(),
-                    target.name
-                )));
+            Some(m) if m["uid"] == target.metadata["uid"] => {
+                target.metadata = m;
+                Ok(match self.planned() {
+                    Ok(_) => Verdict::SendAgain,
+                    Err(settled) => Verdict::Done(settled),
+                })
             }
+            _ => Ok(Verdict::Done(Some(format!(
+                "{}/{} was replaced or removed meanwhile",
+                target.kind.noun(),
+                target.name
+            )))),
         }
     }
-    unreachable!("the loop returns by its last try")
 }
-
-/// Tries of the status restore (the controller writes status too).
-const RESTORE_TRIES: u32 = 10;
 
 /// Gives the new JobSet the old restart counters (guarded; idempotent).
 async fn restore(cluster: &Cluster, ns: &str, name: &str, old_status: &Value) -> Result<()> {
-    for tries in 1.. {
-        let new = cluster.get_jobset(ns, name).await?.object();
-        let Some(patch) = plan::restore_status(old_status, &new) else { return Ok(()) };
-        let error = match cluster.patch_jobset(ns, name, Some("status"), &patch, false).await {
-            Ok(_) => return Ok(()),
-            Err(e) => e,
-        };
-        let failure = write_failure(&error);
-        if failure == WriteFailure::Final || tries >= RESTORE_TRIES {
-            return Err(error);
-        }
-        if failure != WriteFailure::Precondition {
-            tokio::time::sleep(write_backoff(tries)).await;
-        }
+    let new = cluster.get_jobset(ns, name).await?.object();
+    guarded(&cluster.log, &mut Restore { cluster, ns, name, old_status, new }).await
+}
+
+/// The status restore, planned from the new JobSet as read last (the controller writes
+/// its status too, which moves the resourceVersion the patch is guarded by).
+struct Restore<'a> {
+    cluster: &'a Cluster,
+    ns: &'a str,
+    name: &'a str,
+    old_status: &'a Value,
+    new: Value,
+}
+
+impl GuardedWrite for Restore<'_> {
+    type Output = ();
+
+    fn what(&self) -> String {
+        format!("the status restore of {RESOURCE_NAME}/{}", self.name)
     }
-    unreachable!("the loop returns by its last try")
+
+    async fn send(&mut self) -> Result<()> {
+        let Some(patch) = plan::restore_status(self.old_status, &self.new) else { return Ok(()) };
+        self.cluster.patch_jobset(self.ns, self.name, Some("status"), &patch, false).await.map(|_| ())
+    }
+
+    /// Planned again from a fresh read: a restore that landed plans nothing.
+    async fn reread(&mut self, _: WriteFailure) -> Result<Verdict<()>> {
+        self.new = self.cluster.get_jobset(self.ns, self.name).await?.object();
+        Ok(match plan::restore_status(self.old_status, &self.new) {
+            Some(_) => Verdict::SendAgain,
+            None => Verdict::Done(()),
+        })
+    }
 }
 
 /// Records the steps done so far in the journal (guarded). Best effort: a rerun judges

@@ -5,15 +5,11 @@ use serde_json::Value;
 
 use super::DryRun;
 use crate::cluster::Cluster;
-use crate::cluster::retry::format_wait;
-use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::cluster::guarded::{GuardedWrite, TRIES, Verdict, WriteFailure, guarded};
 use crate::error::{Error, Result};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
 use crate::plan::lost_write::{AfterUnknown, Mark, job_restarts, judge_restart, restart_message};
 use crate::plan::restart::{Decision, RestartOptions, plan};
-
-/// Tries in all (re-read after a precondition failure or a lost answer) before giving up.
-const MAX_ATTEMPTS: u32 = 5;
 
 /// What happened to one JobSet.
 #[derive(Debug)]
@@ -62,62 +58,101 @@ pub async fn restart_one(
     options: &RestartOptions,
     dry_run: DryRun,
 ) -> Outcome {
-    let what = format!("{RESOURCE_NAME}/{}", jobset.name());
-    let seen_attempt = jobset.attempt();
-    let mut current = jobset.clone();
-    // Set once a patch's answer is lost: what that patch would have left behind.
-    let mut mark: Option<Mark> = None;
-    let mut last_error = None;
-    for tries in 1..=MAX_ATTEMPTS {
-        let (ops, from, to) = match next_patch(&current, jobs, options, &what, dry_run) {
-            Ok(patch) => patch,
-            Err(outcome) if tries == 1 && deleting_jobs_of(jobs, seen_attempt) => {
-                // The attempt we read is being torn down: someone restarted it after our
-                // read. One more read tells "already restarted" from a real refusal.
-                match reread(cluster, &current).await {
-                    Ok(fresh) if fresh.attempt() > seen_attempt => {
-                        return Outcome::AlreadyRestarted { attempt: fresh.attempt() };
-                    }
-                    _ => return outcome,
+    let mut write = StatusPatch {
+        cluster,
+        jobs,
+        options,
+        dry_run,
+        what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+        seen_attempt: jobset.attempt(),
+        current: jobset.clone(),
+        sent: None,
+        mark: None,
+    };
+    guarded(&cluster.log, &mut write).await.unwrap_or_else(Outcome::Failed)
+}
+
+/// The restart's guarded status patch, planned again from each re-read.
+struct StatusPatch<'a> {
+    cluster: &'a Cluster,
+    jobs: &'a [ChildJob],
+    options: &'a RestartOptions,
+    dry_run: DryRun,
+    /// `jobset.jobset.x-k8s.io/NAME`, as the messages name it.
+    what: String,
+    /// The attempt first read: the judge's yardstick for someone else's restart.
+    seen_attempt: i32,
+    /// The JobSet as read last.
+    current: JobSet,
+    /// The patch sent last, with its attempts `(from, to)`.
+    sent: Option<(json_patch::Patch, i32, i32)>,
+    /// Set once a patch's answer is lost: what that patch would have left behind.
+    mark: Option<Mark>,
+}
+
+impl GuardedWrite for StatusPatch<'_> {
+    type Output = Outcome;
+
+    fn what(&self) -> String {
+        format!("the restart of {}", self.what)
+    }
+
+    async fn send(&mut self) -> Result<Outcome> {
+        let first = self.sent.is_none();
+        let (ops, from, to) =
+            match next_patch(&self.current, self.jobs, self.options, &self.what, self.dry_run) {
+                Ok(patch) => patch,
+                Err(outcome) if first && deleting_jobs_of(self.jobs, self.seen_attempt) => {
+                    // The attempt we read is being torn down: someone restarted it after our
+                    // read. One more read tells "already restarted" from a real refusal.
+                    return Ok(match reread(self.cluster, &self.current).await {
+                        Ok(fresh) if fresh.attempt() > self.seen_attempt => {
+                            Outcome::AlreadyRestarted { attempt: fresh.attempt() }
+                        }
+                        _ => outcome,
+                    });
                 }
-            }
-            Err(outcome) => return outcome,
-        };
-        let error = match send(cluster, &current, &ops, dry_run).await {
-            Ok(object) => return restarted(cluster, &current, options, dry_run, (from, to), object).await,
-            Err(e) => e,
-        };
-        match write_failure(&error) {
-            WriteFailure::Final => return Outcome::Failed(error),
-            WriteFailure::Precondition => {}
-            failure => {
-                let lost = failure == WriteFailure::Unknown;
-                if lost && dry_run == DryRun::None && mark.is_none() {
-                    mark = mark_of(&current, &ops, options);
-                }
-                pause(cluster, &what, &error, tries).await;
-                last_error = Some(error);
-                if !lost {
-                    continue; // throttled: refused unprocessed, so send it again as it is
-                }
-            }
+                Err(outcome) => return Ok(outcome),
+            };
+        let sent = send(self.cluster, &self.current, &ops, self.dry_run).await;
+        self.sent = Some((ops, from, to));
+        let object = sent?;
+        Ok(restarted(self.cluster, &self.current, self.options, self.dry_run, (from, to), object).await)
+    }
+
+    async fn reread(&mut self, failure: WriteFailure) -> Result<Verdict<Outcome>> {
+        let Some((ops, from, to)) = &self.sent else { unreachable!("a re-read follows a send") };
+        let (from, to) = (*from, *to);
+        if failure == WriteFailure::Unknown && self.dry_run == DryRun::None && self.mark.is_none() {
+            self.mark = mark_of(&self.current, ops, self.options);
         }
-        let fresh = match reread(cluster, &current).await {
-            Ok(fresh) => fresh,
-            Err(e) => return Outcome::Failed(e),
-        };
-        match judge_restart(seen_attempt, &fresh, mark.as_ref(), options.job.is_some()) {
+        let fresh = reread(self.cluster, &self.current).await?;
+        match judge_restart(self.seen_attempt, &fresh, self.mark.as_ref(), self.options.job.is_some()) {
             AfterUnknown::Landed => {
-                cluster.log.note(1, &format!("{what}: our restart had landed (attempt {from} → {to})"));
+                let what = &self.what;
+                self.cluster.log.note(1, &format!("{what}: our restart had landed (attempt {from} → {to})"));
                 let object = fresh.object();
-                return restarted(cluster, &fresh, options, dry_run, (from, to), object).await;
+                Ok(Verdict::Done(
+                    restarted(self.cluster, &fresh, self.options, self.dry_run, (from, to), object).await,
+                ))
             }
             // Someone else restarted it since we looked: one restart is enough.
-            AfterUnknown::SomeoneElse => return Outcome::AlreadyRestarted { attempt: fresh.attempt() },
-            AfterUnknown::NotApplied => current = fresh,
+            AfterUnknown::SomeoneElse => {
+                Ok(Verdict::Done(Outcome::AlreadyRestarted { attempt: fresh.attempt() }))
+            }
+            AfterUnknown::NotApplied => {
+                self.current = fresh;
+                Ok(Verdict::SendAgain)
+            }
         }
     }
-    Outcome::Failed(last_error.unwrap_or_else(|| kept_changing(what)))
+
+    fn exhausted(&mut self, last: Error, failure: WriteFailure) -> Result<Outcome> {
+        match failure {
+            WriteFailure::Precondition => Err(kept_changing(self.what.clone())),
+            _ => Err(last),
+        }
+    }
 }
 
 /// Jobs of `attempt` that are being deleted: a restart of it has begun.
@@ -136,7 +171,7 @@ fn kept_changing(what: String) -> Error {
         what,
         verb: "restarted",
         why: format!(
-            "the JobSet kept changing while we tried to restart it ({MAX_ATTEMPTS} tries); run the command again"
+            "the JobSet kept changing while we tried to restart it ({TRIES} tries); run the command again"
         ),
     }
 }
@@ -212,26 +247,6 @@ fn mark_of(jobset: &JobSet, ops: &json_patch::Patch, options: &RestartOptions) -
         }),
         None => restart_message(ops).map(|message| Mark::Restart { message }),
     }
-}
-
-/// Waits before the next try (the retry layer's backoff, doubling from try to try),
-/// saying why at -v=6. A lost answer is always followed by a re-read.
-async fn pause(cluster: &Cluster, what: &str, error: &Error, tries: u32) {
-    let lost = write_failure(error) == WriteFailure::Unknown;
-    if tries >= MAX_ATTEMPTS && !lost {
-        return;
-    }
-    let wait = write_backoff(tries);
-    let text = format_wait(wait);
-    cluster.log.note(
-        6,
-        &if lost {
-            format!("the answer to the restart of {what} was lost: re-reading it in {text} to see whether it landed")
-        } else {
-            format!("retrying the restart of {what} after 429 Too Many Requests (try {} of {MAX_ATTEMPTS}, in {text})", tries + 1)
-        },
-    );
-    tokio::time::sleep(wait).await;
 }
 
 async fn reread(cluster: &Cluster, jobset: &JobSet) -> Result<JobSet> {

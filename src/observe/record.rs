@@ -16,16 +16,12 @@ use super::defaulter::{Defaulter, client_expected};
 use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
-use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
+use crate::cluster::guarded::{GuardedWrite, TRIES, Verdict, WriteFailure, guarded, write_failure};
 use crate::diff::normalize::{Normalized, rebuild_template};
 use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite, rebuilt};
 use crate::model::jobset::{ChildJob, JobSet};
-
-/// How many times a JobSet's history is planned and written (re-read and re-planned
-/// after a lost race, a lost answer or throttling).
-const MAX_TRIES: u32 = 5;
 
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
@@ -214,7 +210,9 @@ async fn settle_numbers(
     histories: &mut Histories,
     err: &mut dyn Write,
 ) -> Result<()> {
-    for _ in 0..MAX_TRIES {
+    // Rounds of the whole fleet, not a guarded write: each round's one LIST re-reads every
+    // JobSet that lost a race in the round before.
+    for _ in 0..TRIES {
         if pending.is_empty() {
             return Ok(());
         }
@@ -249,7 +247,7 @@ async fn settle_numbers(
                     match perform(cluster, jobset, write, &mut revisions).await {
                         Ok(()) => {}
                         // Someone else moved it first: the next read shows where it is.
-                        Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => break,
+                        Err(e) if lost_race(&e) => break,
                         Err(e) => return (i, Err(e)),
                     }
                 }
@@ -479,64 +477,85 @@ pub async fn reread_torn(
     Ok(())
 }
 
-/// Plans and performs the writes for one JobSet, re-reading it only after a lost race,
-/// a lost answer (the write may have landed) or throttling. The server's answers keep
-/// the in-memory revisions current without another list; whether the numbers given
-/// are unique is checked for the whole fleet afterwards (`settle_numbers`).
+/// Plans and performs the writes for one JobSet, re-reading it only after a lost race or
+/// a lost answer (the write may have landed). The server's answers keep the in-memory
+/// revisions current without another list; whether the numbers given are unique is
+/// checked for the whole fleet afterwards (`settle_numbers`).
 async fn write_history(
     cluster: &Cluster,
     observation: &Observation<'_>,
-    mut revisions: Vec<Revision>,
+    revisions: Vec<Revision>,
     err: &mut dyn Write,
 ) -> Result<Written> {
-    let jobset = observation.jobset;
-    let mut gave_numbers = false;
-    for tries in 1..=MAX_TRIES {
-        let writes = history::plan_writes(observation, &revisions);
-        let mut lost_race = false;
-        for write in &writes {
-            match perform(cluster, jobset, write, &mut revisions).await {
-                Ok(()) => gave_numbers |= write.assigns_number(),
-                Err(e) if is_precondition_failure(&e) || is_already_exists(&e) => {
-                    lost_race = true;
-                    break;
-                }
-                // Throttled, or the answer was lost: wait, then plan again from what is
-                // stored (a create that landed is listed, and is not made twice).
-                Err(e) if tries < MAX_TRIES && write_failure(&e) != WriteFailure::Final => {
-                    let wait = write_backoff(tries);
-                    let after = match write_failure(&e) {
-                        WriteFailure::Throttled => "429 Too Many Requests".to_owned(),
-                        _ => e.to_string(),
-                    };
-                    cluster.log.note(
-                        6,
-                        &format!(
-                            "retrying the history of jobset {}/{} after {after} (try {} of {MAX_TRIES}, in {} ms)",
-                            jobset.namespace(),
-                            jobset.name(),
-                            tries + 1,
-                            wait.as_millis()
-                        ),
-                    );
-                    tokio::time::sleep(wait).await;
-                    lost_race = true;
-                    gave_numbers |= write.assigns_number();
-                    break;
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        if !lost_race {
-            return Ok(Written { revisions, gave_numbers });
-        }
-        // Someone recorded at the same time (or our write's answer was lost): start again
-        // from what is stored now.
-        let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
-        let stored = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
-        revisions = parse_revisions(&stored, jobset, err)?;
+    let mut write =
+        HistoryWrites { cluster, observation, revisions, gave_numbers: false, numbering: false, err };
+    guarded(&cluster.log, &mut write).await
+}
+
+/// One JobSet's history writes, planned from the revisions known last.
+struct HistoryWrites<'a, 'o> {
+    cluster: &'a Cluster,
+    observation: &'a Observation<'o>,
+    revisions: Vec<Revision>,
+    gave_numbers: bool,
+    /// Whether the write that failed last gives a number (if its answer was lost, it
+    /// may have landed, and `settle_numbers` must look).
+    numbering: bool,
+    /// Where warnings about unreadable revisions go.
+    err: &'a mut dyn Write,
+}
+
+impl HistoryWrites<'_, '_> {
+    fn written(&mut self) -> Written {
+        Written { revisions: std::mem::take(&mut self.revisions), gave_numbers: self.gave_numbers }
     }
-    Ok(Written { revisions, gave_numbers })
+}
+
+impl GuardedWrite for HistoryWrites<'_, '_> {
+    type Output = Written;
+
+    fn what(&self) -> String {
+        let jobset = self.observation.jobset;
+        format!("the history of jobset {}/{}", jobset.namespace(), jobset.name())
+    }
+
+    async fn send(&mut self) -> Result<Written> {
+        let writes = history::plan_writes(self.observation, &self.revisions);
+        for write in &writes {
+            if let Err(e) = perform(self.cluster, self.observation.jobset, write, &mut self.revisions).await {
+                self.numbering = write.assigns_number();
+                return Err(e);
+            }
+            self.gave_numbers |= write.assigns_number();
+        }
+        Ok(self.written())
+    }
+
+    /// Someone recorded at the same time (or our write's answer was lost): plan again
+    /// from what is stored now (a create that landed is listed, and is not made twice).
+    async fn reread(&mut self, failure: WriteFailure) -> Result<Verdict<Written>> {
+        self.gave_numbers |= failure == WriteFailure::Unknown && self.numbering;
+        let jobset = self.observation.jobset;
+        let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
+        let stored = self.cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
+        self.revisions = parse_revisions(&stored, jobset, self.err)?;
+        Ok(match history::plan_writes(self.observation, &self.revisions).is_empty() {
+            true => Verdict::Done(self.written()),
+            false => Verdict::SendAgain,
+        })
+    }
+
+    fn classify(&self, error: &Error) -> WriteFailure {
+        if lost_race(error) { WriteFailure::Precondition } else { write_failure(error) }
+    }
+
+    /// Races lost on every try leave the history as stored now: the next look records it.
+    fn exhausted(&mut self, last: Error, failure: WriteFailure) -> Result<Written> {
+        match failure {
+            WriteFailure::Precondition => Ok(self.written()),
+            _ => Err(last),
+        }
+    }
 }
 
 /// One history write; `revisions` follows what the server stored or deleted.
@@ -570,8 +589,9 @@ async fn perform(
     Ok(())
 }
 
-fn is_already_exists(e: &Error) -> bool {
-    matches!(e, Error::Api { code: 409, .. } | Error::Conflict { .. })
+/// Someone else wrote first: a failed guard, or a create whose name was taken (409).
+fn lost_race(e: &Error) -> bool {
+    is_precondition_failure(e) || matches!(e, Error::Api { code: 409, .. } | Error::Conflict { .. })
 }
 
 #[cfg(test)]
