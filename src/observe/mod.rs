@@ -19,7 +19,7 @@ use crate::select::Selection;
 pub use compare::compute;
 pub use defaulter::Defaulter;
 pub use fleet::Fleet;
-pub use record::{Histories, record, spec_revision};
+pub use record::{Histories, RecordOutcome, Recorded, record, spec_revision};
 
 /// What history recording does with what a command saw.
 #[derive(Debug, Clone)]
@@ -87,7 +87,7 @@ pub async fn observe<'c>(
             if let Some(scope) = &recorder {
                 options.recorder = Recorder::Running(scope.clone());
             }
-            record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?
+            record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?.histories
         }
         None => Histories::new(),
     };

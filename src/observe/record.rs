@@ -26,6 +26,36 @@ use crate::model::jobset::{ChildJob, JobSet};
 /// Recorded revisions per JobSet UID, after recording.
 pub type Histories = HashMap<String, Vec<Revision>>;
 
+/// What recording left behind: the revisions, and how it went for each JobSet.
+#[derive(Debug, Default)]
+pub struct Recorded {
+    pub histories: Histories,
+    /// One per JobSet of the fleet, in its order.
+    pub outcomes: Vec<RecordOutcome>,
+}
+
+/// How recording went for one JobSet (its warnings, if any, are already on `err`).
+#[derive(Debug)]
+pub enum RecordOutcome {
+    /// Its history is up to date: written now, or nothing new to write.
+    Recorded,
+    /// Left to the running recorder that covers it.
+    Deferred,
+    /// Its writes failed.
+    NotRecorded(Error),
+    /// Its namespace refuses history writes (RBAC): read-only there.
+    ReadOnly,
+    /// The fleet's history could not be read, so nothing was recorded.
+    Unread,
+}
+
+impl RecordOutcome {
+    /// Whether its history may still lack what was seen (the recorder tries again).
+    pub fn failed(&self) -> bool {
+        matches!(self, RecordOutcome::NotRecorded(_) | RecordOutcome::ReadOnly | RecordOutcome::Unread)
+    }
+}
+
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
 /// JobSet's current Jobs run, and writes what is new (nothing for the JobSets a running
 /// recorder covers). Never fails the command for
@@ -37,16 +67,17 @@ pub async fn record(
     drifts: &[JobSetDrift],
     options: &RecordOptions,
     err: &mut dyn Write,
-) -> Result<Histories> {
+) -> Result<Recorded> {
     if let Some(e) = &fleet.history_error {
         writeln!(err, "warning: history could not be read or recorded: {e}")?;
-        return Ok(Histories::new());
+        let outcomes = fleet.jobsets.iter().map(|_| RecordOutcome::Unread).collect();
+        return Ok(Recorded { histories: Histories::new(), outcomes });
     }
     let mut histories = read_histories(fleet, err)?;
     let fleet = &*fleet;
     prefetch_revision_templates(defaulter, fleet, drifts, options, &histories).await?;
-    write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
-    Ok(histories)
+    let outcomes = write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
+    Ok(Recorded { histories, outcomes })
 }
 
 /// The revisions the fleet listed, per JobSet UID, the readable ones in number order.
@@ -99,7 +130,7 @@ const WRITE_CONCURRENCY: usize = 16;
 /// stores, for the JobSets this process records (`RecordOptions::records`). JobSets are
 /// written concurrently (bounded), each JobSet's writes in order. A JobSet whose history
 /// cannot be written gets a warning; a refusal (RBAC) stops recording in that namespace,
-/// since its other JobSets would be refused too.
+/// since its other JobSets would be refused too. Returns each fleet JobSet's outcome.
 async fn write_histories(
     cluster: &Cluster,
     defaulter: &Defaulter<'_>,
@@ -108,7 +139,7 @@ async fn write_histories(
     options: &RecordOptions,
     histories: &mut Histories,
     err: &mut dyn Write,
-) -> Result<()> {
+) -> Result<Vec<RecordOutcome>> {
     let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
     let observations: Vec<Observation> = fleet
         .jobsets
@@ -137,7 +168,7 @@ async fn write_histories(
     // Only JobSets with something to write (none in a steady state: nothing is copied);
     // filtered as each JobSet's turn comes, so a refused namespace costs few requests.
     let stored = |o: &Observation| histories.get(o.jobset.uid()).map(Vec::as_slice).unwrap_or_default();
-    let mut outcomes: Vec<(usize, Result<Written>, Vec<u8>)> =
+    let mut results: Vec<(usize, Result<Written>, Vec<u8>)> =
         futures::stream::iter(observations.iter().enumerate())
             .filter(|(_, o)| std::future::ready(!history::plan_writes(o, stored(o)).is_empty()))
             .filter(|(_, o)| std::future::ready(!is_refused(o.jobset.namespace())))
@@ -147,7 +178,7 @@ async fn write_histories(
                 async move {
                     let mut warnings = Vec::new();
                     let namespace = observation.jobset.namespace();
-                    let outcome = match write_history(cluster, observation, revisions, &mut warnings).await {
+                    let result = match write_history(cluster, observation, revisions, &mut warnings).await {
                         Err(e @ Error::Forbidden { .. }) => {
                             if let Ok(mut r) = refused.lock() {
                                 r.entry(namespace.to_owned()).or_insert(e);
@@ -156,40 +187,51 @@ async fn write_histories(
                         }
                         other => other,
                     };
-                    (i, outcome, warnings)
+                    (i, result, warnings)
                 }
             })
             .buffer_unordered(WRITE_CONCURRENCY)
             .collect()
             .await;
-    outcomes.sort_by_key(|(i, _, _)| *i);
+    results.sort_by_key(|(i, _, _)| *i);
     let refused = refused.into_inner().unwrap_or_default();
+    let mut failed: HashMap<&str, Error> = HashMap::new();
     let mut numbered = Vec::new();
-    for (i, outcome, warnings) in outcomes {
+    for (i, result, warnings) in results {
         err.write_all(&warnings)?;
         let jobset = observations[i].jobset;
         if refused.contains_key(jobset.namespace()) {
             continue;
         }
-        match outcome {
+        match result {
             Ok(written) => {
                 if written.gave_numbers {
                     numbered.push(i);
                 }
                 histories.insert(jobset.uid().to_owned(), written.revisions);
             }
-            Err(e) => writeln!(
-                err,
-                "warning: history of jobset {}/{} not recorded: {e}",
-                jobset.namespace(),
-                jobset.name()
-            )?,
+            Err(e) => {
+                writeln!(err, "{}", not_recorded(jobset, &e))?;
+                failed.insert(jobset.uid(), e);
+            }
         }
     }
     for e in refused.values() {
         writeln!(err, "warning: history not recorded (read-only): {e}")?;
     }
-    settle_numbers(cluster, &observations, numbered, histories, err).await
+    settle_numbers(cluster, &observations, numbered, histories, err).await?;
+    let outcome = |jobset: &JobSet| match failed.remove(jobset.uid()) {
+        _ if !options.records(jobset) => RecordOutcome::Deferred,
+        _ if refused.contains_key(jobset.namespace()) => RecordOutcome::ReadOnly,
+        Some(e) => RecordOutcome::NotRecorded(e),
+        None => RecordOutcome::Recorded,
+    };
+    Ok(fleet.jobsets.iter().map(outcome).collect())
+}
+
+/// The warning for a JobSet whose history writes failed.
+fn not_recorded(jobset: &JobSet, e: &Error) -> String {
+    format!("warning: history of jobset {}/{} not recorded: {e}", jobset.namespace(), jobset.name())
 }
 
 /// What one JobSet's writes left stored, and whether they gave a revision a number.
@@ -367,7 +409,10 @@ fn running_state(
     drift: &JobSetDrift,
     revisions: &[Revision],
 ) -> Running {
-    if drift.state != State::Compared || drift.total_jobs() == 0 || torn_read(jobset, fleet.jobs_of(jobset)) {
+    if drift.state != State::Compared
+        || drift.total_jobs() == 0
+        || torn_read(jobset, fleet.jobs_of(jobset)).is_some()
+    {
         return Running::Unknown;
     }
     if !has_template_drift(drift) {
@@ -438,10 +483,11 @@ fn running_revision<'r>(
     revisions.iter().rev().find(|r| matches(r))
 }
 
-/// Jobs labelled with a later attempt than the JobSet's `status.restarts`: the JobSet
-/// was read before a restart and its Jobs after (a torn read).
-pub fn torn_read(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
-    jobs.iter().any(|job| job.attempt().is_some_and(|a| a > jobset.attempt()))
+/// The latest attempt of Jobs labelled with a later attempt than the JobSet's
+/// `status.restarts`, if any: the JobSet was read before a restart and its Jobs after (a
+/// torn read). The recorder's watches can be out of step the same way.
+pub fn torn_read(jobset: &JobSet, jobs: &[ChildJob]) -> Option<i32> {
+    jobs.iter().filter_map(ChildJob::attempt).filter(|a| *a > jobset.attempt()).max()
 }
 
 /// Mends torn reads: each JobSet whose Jobs are of a later attempt than it says is read
@@ -455,7 +501,7 @@ pub async fn reread_torn(
 ) -> Result<()> {
     for (i, drift) in drifts.iter_mut().enumerate() {
         let stale = &fleet.jobsets[i];
-        if !torn_read(stale, fleet.jobs_of(stale)) {
+        if torn_read(stale, fleet.jobs_of(stale)).is_none() {
             continue;
         }
         // Gone, or deleted and created again: the stale view stays, and `running_state`
@@ -675,7 +721,8 @@ mod tests {
         let js = JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"},
             "spec": {"replicatedJobs": []}, "status": {"restarts": 1}}))
         .unwrap();
-        assert!(!torn_read(&js, &[child("0"), child("1")]));
-        assert!(torn_read(&js, &[child("1"), child("2")]));
+        assert_eq!(torn_read(&js, &[child("0"), child("1")]), None);
+        assert_eq!(torn_read(&js, &[child("1"), child("2"), child("3")]), Some(3));
+        assert_eq!(torn_read(&js, &[child("x")]), None, "unlabelled or unreadable: not torn");
     }
 }

@@ -34,7 +34,10 @@ use crate::error::Result;
 use crate::exit::ExitStatus;
 use crate::history::{self, Revision};
 use crate::model::jobset::{ChildJob, JobSet, KIND, labels};
-use crate::observe::{Defaulter, Fleet, Histories, RecordOptions, Recorder, compute, record};
+use crate::observe::record::torn_read;
+use crate::observe::{
+    Defaulter, Fleet, Histories, RecordOptions, RecordOutcome, Recorder, compute, record, spec_revision,
+};
 use crate::presence::{LEASE_NAME, Scope};
 
 /// What `kubectl jobset recorder` was asked to do.
@@ -631,11 +634,6 @@ fn controller_uid(job: &ChildJob) -> Option<&str> {
         .map(|r| r.uid.as_str())
 }
 
-/// The attempt of Jobs labelled above the JobSet's `status.restarts`, if any.
-pub fn torn_read(jobset: &JobSet, jobs: &[ChildJob]) -> Option<i32> {
-    jobs.iter().filter_map(ChildJob::attempt).filter(|a| *a > jobset.attempt()).max()
-}
-
 /// False while the revision store does not show what we wrote last for this JobSet (for
 /// at most `STORE_WAIT`): planning from an older view would only lose a race.
 fn store_shows_our_writes(shared: &Shared<'_>, item: &Item, now: Instant) -> bool {
@@ -694,12 +692,11 @@ async fn reconcile_chunk(
     .await;
     let finished = Instant::now();
     Metrics::add(&shared.metrics.reconciles, keys.len() as u64);
-    let warnings = String::from_utf8_lossy(&warnings).into_owned();
-    for line in warnings.lines() {
+    for line in String::from_utf8_lossy(&warnings).lines() {
         shared.warn_once(line);
     }
-    let histories = match outcome {
-        Ok(histories) => histories,
+    let recorded = match outcome {
+        Ok(recorded) => recorded,
         Err(e) if keys.len() > 1 => {
             // Find out which one: each alone, right away.
             let mut queue = shared.queue.borrow_mut();
@@ -731,11 +728,12 @@ async fn reconcile_chunk(
             return;
         }
     };
+    let histories = &recorded.histories;
     let mut announcements = Vec::new();
-    for (jobset, (key, since)) in fleet.jobsets.iter().zip(keys) {
+    for ((jobset, (key, since)), outcome) in fleet.jobsets.iter().zip(keys).zip(&recorded.outcomes) {
         let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
-        if failed(jobset, &histories, &warnings) {
+        if needs_retry(jobset, outcome, histories) {
             Metrics::add(&shared.metrics.reconcile_errors, 1);
             shared.queue.borrow_mut().retry_later(key, since, finished);
             continue;
@@ -800,15 +798,10 @@ fn tokio_stream_of<T>(mut receiver: tokio::sync::mpsc::UnboundedReceiver<T>) -> 
     futures::stream::poll_fn(move |cx| receiver.poll_recv(cx))
 }
 
-/// True when a JobSet's history was not brought up to date: its spec has no revision, or
-/// recording said so for it (or for all).
-fn failed(jobset: &JobSet, histories: &Histories, warnings: &str) -> bool {
-    let name = format!("{}/{}", jobset.namespace(), jobset.name());
-    let said = warnings
-        .lines()
-        .filter(|l| l.contains("not recorded"))
-        .any(|l| l.contains(&name) || !l.contains("jobset "));
-    said || crate::observe::spec_revision(histories, jobset).is_none()
+/// Whether a JobSet is looked at again later: recording failed for it (its writes, its
+/// namespace read-only, its history unread), or its spec still has no revision.
+fn needs_retry(jobset: &JobSet, outcome: &RecordOutcome, histories: &Histories) -> bool {
+    outcome.failed() || spec_revision(histories, jobset).is_none()
 }
 
 /// What a reconcile changed in one JobSet's history.
@@ -902,22 +895,6 @@ mod tests {
         .unwrap()
     }
 
-    fn job(attempt: &str) -> ChildJob {
-        serde_json::from_value(json!({
-            "metadata": {"name": format!("js-w-0-{attempt}"), "namespace": "ns",
-                         "labels": {labels::RESTART_ATTEMPT: attempt}},
-            "spec": {}
-        }))
-        .unwrap()
-    }
-
-    #[test]
-    fn jobs_of_an_attempt_the_status_does_not_show_are_a_torn_read() {
-        assert_eq!(torn_read(&jobset(1), &[job("0"), job("1")]), None);
-        assert_eq!(torn_read(&jobset(1), &[job("1"), job("2")]), Some(2));
-        assert_eq!(torn_read(&jobset(0), &[job("x")]), None, "unlabelled or unreadable: not torn");
-    }
-
     fn revision(name: &str, number: i64, attempts: &str, rv: &str) -> Revision {
         let object: ControllerRevision = serde_json::from_value(json!({
             "metadata": {"name": name, "namespace": "ns", "resourceVersion": rv,
@@ -961,17 +938,21 @@ mod tests {
     }
 
     #[test]
-    fn a_jobset_is_failed_when_recording_said_so_or_its_spec_has_no_revision() {
+    fn a_jobset_is_tried_again_when_recording_failed_for_it_or_its_spec_has_no_revision() {
         let js = jobset(0);
         let mut histories = Histories::new();
-        assert!(failed(&js, &histories, ""), "no revision for the spec");
+        assert!(needs_retry(&js, &RecordOutcome::Recorded, &histories), "no revision for the spec");
         let spec = history::templates_of(&js);
         let stored = revision(&format!("js-{}", history::hash(&spec)), 1, "0", "5");
         histories.insert("u1".into(), vec![stored]);
-        assert!(!failed(&js, &histories, "warning: controllerrevision x is not owned by this JobSet"));
-        assert!(failed(&js, &histories, "warning: history of jobset ns/js not recorded: conflict"));
-        assert!(!failed(&js, &histories, "warning: history of jobset ns/other not recorded: conflict"));
-        assert!(failed(&js, &histories, "warning: history not recorded (read-only): forbidden"));
+        assert!(!needs_retry(&js, &RecordOutcome::Recorded, &histories));
+        assert!(!needs_retry(&js, &RecordOutcome::Deferred, &histories));
+        let op = Box::new(crate::error::Op::new("create", "controllerrevisions.apps", Some("ns")));
+        let conflict =
+            RecordOutcome::NotRecorded(crate::error::Error::Conflict { op, message: "conflict".into() });
+        assert!(needs_retry(&js, &conflict, &histories));
+        assert!(needs_retry(&js, &RecordOutcome::ReadOnly, &histories));
+        assert!(needs_retry(&js, &RecordOutcome::Unread, &histories));
     }
 
     #[test]
