@@ -4,15 +4,18 @@
 //! contract needs the scope annotations written on every acquire and renewal and a
 //! heartbeat mode that is not an election; the election itself is the usual one
 //! (holderIdentity, leaseDurationSeconds, renewTime, acquireTime, leaseTransitions).
+//! `keep_lease` is the loop that runs it for the recorder, beside the worker.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
 use k8s_openapi::api::coordination::v1::{Lease, LeaseSpec};
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{MicroTime, ObjectMeta};
 use kube::Api;
 use kube::api::PostParams;
 
+use super::state::Shared;
 use crate::cluster::Cluster;
 use crate::cluster::api::FIELD_MANAGER;
 use crate::error::{Error, Op, Result};
@@ -221,6 +224,54 @@ pub fn identity() -> String {
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "localhost".to_owned());
     format!("{host}_{}", std::process::id())
+}
+
+/// Keeps the Lease: renews it while we hold it; with leader election, waits as a standby
+/// while another replica holds it and takes it when it is released or expires.
+pub(super) async fn keep_lease(shared: &Shared<'_>, keeper: &LeaseKeeper<'_>) {
+    let config = &keeper.config;
+    let mut holder: Option<String> = None;
+    loop {
+        let started = Instant::now();
+        let wait = match keeper.round().await {
+            Ok(Role::Holder) => {
+                shared.metrics.lease_known.store(true, Ordering::Relaxed);
+                if config.leader_elect {
+                    let was_leading = shared.leading();
+                    shared.leading_until.set(Some(started + config.renew_deadline()));
+                    if !was_leading {
+                        shared.say(&format!("leading: this replica ({}) records", config.identity));
+                        shared.enqueue_all();
+                    }
+                }
+                holder = Some(config.identity.clone());
+                config.renew_period()
+            }
+            Ok(Role::Standby { holder: other, retry_in }) => {
+                shared.metrics.lease_known.store(true, Ordering::Relaxed);
+                if holder.as_deref() != Some(other.as_str()) {
+                    shared.say(&format!("standing by: {other} holds the Lease and records"));
+                    holder = Some(other);
+                }
+                shared.leading_until.set(None);
+                retry_in
+            }
+            Err(e) => {
+                if !config.leader_elect {
+                    // The heartbeat only tells the CLI; recording goes on without it.
+                    shared.metrics.lease_known.store(true, Ordering::Relaxed);
+                }
+                shared.warn_once(&format!("warning: the Lease could not be renewed: {e}"));
+                config.renew_period()
+            }
+        };
+        if config.leader_elect {
+            shared.metrics.leading.store(shared.leading(), Ordering::Relaxed);
+        } else {
+            shared.metrics.leading.store(true, Ordering::Relaxed);
+        }
+        tokio::time::sleep_until((started + wait).into()).await;
+    }
 }
 
 #[cfg(test)]

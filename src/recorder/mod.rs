@@ -1,10 +1,29 @@
 //! `kubectl jobset recorder`: the controller that keeps every JobSet's history, and the
 //! Lease through which the CLI knows that one runs.
+//!
+//! Three watches (JobSets in scope, their Jobs, our ControllerRevisions) feed kube-runtime
+//! reflector stores, and every event queues the JobSet it concerns. A worker takes the
+//! queued JobSets in batches and runs the observe step's compare and record on them.
+//! Why not `kube::runtime::Controller`: its stores of owned objects are private unless an
+//! unstable feature is enabled, and the reconcile needs every Job and revision of the
+//! JobSet. The reflectors and watchers are kube-runtime's; only the small queue is ours.
+//!
+//! - `run`: the plan and the wiring, start to graceful stop.
+//! - `state`: what the tasks share (queue, stores, log, versions seen).
+//! - `watch`: the three watches into the stores and the queue.
+//! - `reconcile`: the worker, and which JobSets to look at again.
+//! - `announce`: the Events of recorded revisions.
+//! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
+//! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
-pub mod controller;
+mod announce;
 pub mod lease;
 pub mod metrics;
 pub mod queue;
+mod reconcile;
+mod run;
 pub mod server;
+mod state;
+mod watch;
 
-pub use controller::{RecorderPlan, run};
+pub use run::{RecorderPlan, run};

@@ -1,0 +1,37 @@
+//! The Events of recorded revisions, published beside the worker a few at a time: they
+//! are news, not history, so they never hold up the next batch.
+
+use futures::{Stream, StreamExt};
+
+use super::state::{Announcement, Shared};
+use crate::cluster::{Cluster, events};
+
+/// Events published at once.
+const EVENTS_IN_FLIGHT: usize = 8;
+
+/// Publishes the Events of recorded revisions, a few at a time, beside the worker.
+pub(super) async fn announce(
+    shared: &Shared<'_>,
+    cluster: &Cluster,
+    identity: &str,
+    queue: tokio::sync::mpsc::UnboundedReceiver<Announcement>,
+) {
+    let published = tokio_stream_of(queue)
+        .map(|(key, jobset, note)| async move {
+            // A publisher per Event: kube's would fold different revisions into one series.
+            let publisher = events::publisher(cluster, identity);
+            (key, events::publish(cluster, &publisher, &events::revision_event(note), &jobset).await)
+        })
+        .buffer_unordered(EVENTS_IN_FLIGHT);
+    tokio::pin!(published);
+    while let Some((key, result)) = published.next().await {
+        if let Err(e) = result {
+            shared.warn_once(&format!("warning: no Event for jobset {key}: {e}"));
+        }
+    }
+}
+
+/// The receiver as a stream.
+fn tokio_stream_of<T>(mut receiver: tokio::sync::mpsc::UnboundedReceiver<T>) -> impl Stream<Item = T> {
+    futures::stream::poll_fn(move |cx| receiver.poll_recv(cx))
+}

@@ -1,0 +1,477 @@
+//! The recorder's worker: takes the queued JobSets in batches, builds a `Fleet` from the
+//! stores (no extra reads), runs the observe step's compare and record on it (the same
+//! code every command runs, so the recorder and the CLI plan the same guarded writes),
+//! and queues again each JobSet whose record outcome says it is not done.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use kube::runtime::reflector::ObjectRef;
+
+use super::metrics::Metrics;
+use super::queue::Key;
+use super::state::Shared;
+use crate::cluster::Cluster;
+use crate::error::Error;
+use crate::history::{self, Revision};
+use crate::model::jobset::{ChildJob, JobSet, KIND};
+use crate::observe::record::torn_read;
+use crate::observe::{
+    Defaulter, Fleet, Histories, RecordOptions, RecordOutcome, Recorded, compute, record, spec_revision,
+};
+
+/// JobSets reconciled together (one compare and one record over them).
+const BATCH: usize = 512;
+/// Parts of a batch recorded concurrently, each with its own dry-run cache.
+const CHUNKS: usize = 16;
+/// How soon a JobSet is looked at again after a torn read (Jobs of an attempt its status
+/// does not show yet: the two watches are not in step).
+const TORN_READ_RETRY: Duration = Duration::from_millis(200);
+/// How soon a JobSet is looked at again while the revision store does not show our own
+/// last writes yet, and how long we wait for that at most.
+const STORE_RETRY: Duration = Duration::from_millis(50);
+const STORE_WAIT: Duration = Duration::from_secs(2);
+/// Dry-run caches start afresh after this many reconciled JobSets (bounded memory).
+const DEFAULTER_RESET: u64 = 5_000;
+
+/// Takes queued JobSets in batches and reconciles them, until asked to stop (the batch in
+/// flight is finished first).
+pub(super) async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions) {
+    let mut defaulters: Vec<Defaulter> = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
+    let mut reconciled = 0u64;
+    loop {
+        if shared.stopping.get() {
+            return;
+        }
+        let (batch, due) = if shared.synced() {
+            let mut queue = shared.queue.borrow_mut();
+            queue.promote(Instant::now());
+            (queue.take(BATCH), queue.next_due())
+        } else {
+            (Vec::new(), None)
+        };
+        if batch.is_empty() {
+            let due = async {
+                match due {
+                    Some(due) => tokio::time::sleep_until(due.into()).await,
+                    None => futures::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = shared.wake.notified() => {}
+                () = due => {}
+            }
+            continue;
+        }
+        if !shared.leading() {
+            // A standby does not record; it queues everything again when it leads.
+            shared.queue.borrow_mut().clear();
+            continue;
+        }
+        reconciled += batch.len() as u64;
+        if reconciled > DEFAULTER_RESET {
+            reconciled = 0;
+            defaulters = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
+        }
+        reconcile_batch(shared, cluster, &mut defaulters, options, batch).await;
+    }
+}
+
+/// One JobSet ready to reconcile, with what the stores hold of it.
+struct Item {
+    key: Key,
+    since: Instant,
+    jobset: JobSet,
+    jobs: Vec<ChildJob>,
+    revisions: Vec<ControllerRevision>,
+}
+
+async fn reconcile_batch(
+    shared: &Shared<'_>,
+    cluster: &Cluster,
+    defaulters: &mut [Defaulter<'_>],
+    options: &RecordOptions,
+    batch: Vec<(Key, Instant)>,
+) {
+    let now = Instant::now();
+    let mut items: Vec<Item> = Vec::new();
+    for (key, since) in batch {
+        let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
+            continue; // deleted: its revisions go with it (owner references)
+        };
+        if jobset.metadata.deletion_timestamp.is_some() {
+            continue;
+        }
+        items.push(Item { key, since, jobset: (*jobset).clone(), jobs: Vec::new(), revisions: Vec::new() });
+    }
+    // One pass over each store for the whole batch.
+    let by_uid: HashMap<String, usize> =
+        items.iter().enumerate().map(|(i, item)| (item.jobset.uid().to_owned(), i)).collect();
+    for job in shared.jobs.state() {
+        if let Some(&i) = controller_uid(&job).and_then(|uid| by_uid.get(uid)) {
+            items[i].jobs.push((*job).clone());
+        }
+    }
+    let by_key: HashMap<Key, usize> =
+        items.iter().enumerate().map(|(i, item)| (item.key.clone(), i)).collect();
+    for revision in shared.revisions.state() {
+        let name = revision.metadata.labels.as_ref().and_then(|l| l.get(history::JOBSET_LABEL));
+        let key = name.zip(revision.metadata.namespace.as_deref()).map(|(name, ns)| Key::new(ns, name));
+        if let Some(&i) = key.and_then(|k| by_key.get(&k)) {
+            items[i].revisions.push((*revision).clone());
+        }
+    }
+    let mut ready = Vec::new();
+    for item in items {
+        if let Some(attempt) = torn_read(&item.jobset, &item.jobs) {
+            // The Jobs' watch is ahead of the JobSets': never credit an attempt to what
+            // the JobSet's status does not show yet. Look again shortly.
+            shared.say(&format!(
+                "jobset {}: Jobs of attempt {attempt} seen before its status shows it; looking again",
+                item.key
+            ));
+            shared.queue.borrow_mut().add_after(item.key, item.since, now + TORN_READ_RETRY);
+            continue;
+        }
+        if !store_shows_our_writes(shared, &item, now) {
+            shared.queue.borrow_mut().add_after(item.key, item.since, now + STORE_RETRY);
+            continue;
+        }
+        let mut item = item;
+        if let Some(earlier) = shared.unrecorded_version(&item.jobset, &item.revisions) {
+            // Record the earlier templates first; the current ones come next time.
+            item.jobset = earlier;
+            shared.queue.borrow_mut().add_after(item.key.clone(), item.since, now);
+        }
+        ready.push(item);
+    }
+    let (alone, ready): (Vec<Item>, Vec<Item>) = {
+        let solo = shared.solo.borrow();
+        ready.into_iter().partition(|item| solo.contains(&item.key))
+    };
+    for item in alone {
+        let defaulter = &mut defaulters[chunk_of(&item.key, CHUNKS)];
+        reconcile_chunk(shared, cluster, defaulter, options, vec![item]).await;
+    }
+    // A JobSet always goes to the same part, so its templates are dry-run once, by the
+    // same cache, however often it is reconciled.
+    let mut chunks: Vec<Vec<Item>> = (0..defaulters.len()).map(|_| Vec::new()).collect();
+    for item in ready {
+        chunks[chunk_of(&item.key, defaulters.len())].push(item);
+    }
+    let runs = chunks
+        .into_iter()
+        .zip(defaulters.iter_mut())
+        .filter(|(chunk, _)| !chunk.is_empty())
+        .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, chunk));
+    futures::future::join_all(runs).await;
+}
+
+/// The part of a batch a JobSet belongs to, out of `parts`.
+fn chunk_of(key: &Key, parts: usize) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = fnv::FnvHasher::default();
+    key.hash(&mut hasher);
+    (hasher.finish() % parts.max(1) as u64) as usize
+}
+
+/// The UID of the JobSet that controls a Job.
+fn controller_uid(job: &ChildJob) -> Option<&str> {
+    job.metadata
+        .owner_references
+        .as_deref()?
+        .iter()
+        .find(|r| r.controller == Some(true) && r.kind == KIND)
+        .map(|r| r.uid.as_str())
+}
+
+/// False while the revision store does not show what we wrote last for this JobSet (for
+/// at most `STORE_WAIT`): planning from an older view would only lose a race.
+fn store_shows_our_writes(shared: &Shared<'_>, item: &Item, now: Instant) -> bool {
+    let mut expected = shared.expected.borrow_mut();
+    let Some((deadline, writes)) = expected.get(item.jobset.uid()) else { return true };
+    let shown = writes.iter().all(|(name, version)| {
+        item.revisions.iter().any(|r| {
+            r.metadata.name.as_deref() == Some(name.as_str())
+                && at_least(r.metadata.resource_version.as_deref().unwrap_or_default(), version)
+        })
+    });
+    if shown || now >= *deadline {
+        expected.remove(item.jobset.uid());
+        return true;
+    }
+    false
+}
+
+/// resourceVersions are opaque, but etcd's are integers: a later one is larger. Anything
+/// else must be equal.
+fn at_least(seen: &str, wanted: &str) -> bool {
+    match (seen.parse::<u64>(), wanted.parse::<u64>()) {
+        (Ok(seen), Ok(wanted)) => seen >= wanted,
+        _ => seen == wanted,
+    }
+}
+
+/// Compare and record for part of a batch, then count, log and announce what changed.
+async fn reconcile_chunk(
+    shared: &Shared<'_>,
+    cluster: &Cluster,
+    defaulter: &mut Defaulter<'_>,
+    options: &RecordOptions,
+    chunk: Vec<Item>,
+) {
+    let mut before: HashMap<String, Vec<Revision>> = HashMap::new();
+    let mut keys = Vec::new();
+    let mut jobsets = Vec::new();
+    let mut jobs = Vec::new();
+    let mut revisions = Vec::new();
+    for item in chunk {
+        let uid = item.jobset.uid().to_owned();
+        let parsed = item.revisions.iter().filter_map(|r| history::parse(r, &uid).ok()).collect();
+        before.insert(uid, parsed);
+        keys.push((item.key, item.since));
+        jobsets.push(item.jobset);
+        jobs.extend(item.jobs);
+        revisions.extend(item.revisions);
+    }
+    let mut fleet = Fleet::new(jobsets, jobs, Vec::new()).with_revisions(revisions);
+    let mut warnings = Vec::new();
+    let recorded = async {
+        let drifts = compute(defaulter, &fleet).await?;
+        record(cluster, defaulter, &mut fleet, &drifts, options, &mut warnings).await
+    }
+    .await;
+    let finished = Instant::now();
+    Metrics::add(&shared.metrics.reconciles, keys.len() as u64);
+    for line in String::from_utf8_lossy(&warnings).lines() {
+        shared.warn_once(line);
+    }
+    match recorded {
+        Ok(recorded) => settle(shared, &fleet, keys, &before, &recorded, finished),
+        Err(e) => not_reconciled(shared, &keys, &e, finished),
+    }
+}
+
+/// A chunk whose compare or record failed as a whole: several JobSets are tried each
+/// alone, right away (to find the one that fails); one alone is tried again later.
+fn not_reconciled(shared: &Shared<'_>, keys: &[(Key, Instant)], e: &Error, finished: Instant) {
+    if keys.len() > 1 {
+        let mut queue = shared.queue.borrow_mut();
+        let mut solo = shared.solo.borrow_mut();
+        for (key, since) in keys {
+            solo.insert(key.clone());
+            queue.add_after(key.clone(), *since, finished);
+        }
+        drop((queue, solo));
+        shared.say(&format!(
+            "warning: {} jobset(s) not reconciled together ({e}); trying each alone",
+            keys.len()
+        ));
+        return;
+    }
+    Metrics::add(&shared.metrics.reconcile_errors, 1);
+    let mut queue = shared.queue.borrow_mut();
+    let mut backoff = Duration::ZERO;
+    for (key, since) in keys {
+        backoff = queue.retry_later(key.clone(), *since, finished);
+    }
+    drop(queue);
+    shared.say(&format!(
+        "error: {} jobset(s) not reconciled (retrying in {}s): {e}",
+        keys.len(),
+        backoff.as_secs_f32()
+    ));
+}
+
+/// After a chunk was recorded: each JobSet is done or queued again (by its outcome), and
+/// what changed is counted, logged and announced.
+fn settle(
+    shared: &Shared<'_>,
+    fleet: &Fleet,
+    keys: Vec<(Key, Instant)>,
+    before: &HashMap<String, Vec<Revision>>,
+    recorded: &Recorded,
+    finished: Instant,
+) {
+    let histories = &recorded.histories;
+    let mut announcements = Vec::new();
+    for ((jobset, (key, since)), outcome) in fleet.jobsets.iter().zip(keys).zip(&recorded.outcomes) {
+        if needs_retry(jobset, outcome, histories) {
+            Metrics::add(&shared.metrics.reconcile_errors, 1);
+            shared.queue.borrow_mut().retry_later(key, since, finished);
+            continue;
+        }
+        shared.queue.borrow_mut().succeeded(&key);
+        shared.solo.borrow_mut().remove(&key);
+        let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+        let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+        let changes = changes(earlier, after);
+        if changes.is_empty() {
+            continue;
+        }
+        shared.metrics.observe_lag(finished.saturating_duration_since(since));
+        shared.expected.borrow_mut().insert(
+            jobset.uid().to_owned(),
+            (
+                finished + STORE_WAIT,
+                changes.written.iter().map(|r| (r.name.clone(), r.resource_version.clone())).collect(),
+            ),
+        );
+        Metrics::add(&shared.metrics.revisions_recorded, changes.recorded.len() as u64);
+        Metrics::add(&shared.metrics.attempts_credited, changes.credited.len() as u64);
+        for revision in &changes.recorded {
+            let note = recorded_note(revision);
+            shared.say(&format!("jobset {key}: {note}"));
+            announcements.push((key.clone(), jobset.clone(), note));
+        }
+        for (attempt, number) in &changes.credited {
+            shared.say(&format!("jobset {key}: credited restart attempt {attempt} to revision {number}"));
+        }
+    }
+    // Events go to the announcer: they are news, not history, and do not hold up the next batch.
+    if let Some(announce) = shared.announce.borrow().as_ref() {
+        for announcement in announcements {
+            let _ = announce.send(announcement);
+        }
+    }
+}
+
+/// Whether a JobSet is looked at again later: recording failed for it (its writes, its
+/// namespace read-only, its history unread), or its spec still has no revision.
+fn needs_retry(jobset: &JobSet, outcome: &RecordOutcome, histories: &Histories) -> bool {
+    outcome.failed() || spec_revision(histories, jobset).is_none()
+}
+
+/// What a reconcile changed in one JobSet's history.
+#[derive(Debug, Default, PartialEq)]
+pub struct Changes<'a> {
+    /// New revisions.
+    pub recorded: Vec<&'a Revision>,
+    /// (attempt, revision number) newly credited.
+    pub credited: Vec<(i32, i64)>,
+    /// Revisions created or changed (the store should show them next time).
+    pub written: Vec<&'a Revision>,
+}
+
+impl Changes<'_> {
+    fn is_empty(&self) -> bool {
+        self.written.is_empty()
+    }
+}
+
+/// The difference between a JobSet's history before and after recording.
+pub fn changes<'a>(before: &[Revision], after: &'a [Revision]) -> Changes<'a> {
+    let mut changes = Changes::default();
+    for revision in after {
+        let earlier = before.iter().find(|r| r.name == revision.name);
+        match earlier {
+            None => changes.recorded.push(revision),
+            Some(earlier) if earlier.resource_version == revision.resource_version => continue,
+            Some(_) => {}
+        }
+        changes.written.push(revision);
+        let old = earlier.map(|r| &r.attempts);
+        for attempt in &revision.attempts {
+            if old.is_none_or(|old| !old.contains(attempt)) {
+                changes.credited.push((*attempt, revision.number));
+            }
+        }
+    }
+    changes
+}
+
+/// The Event's note for a recorded revision.
+fn recorded_note(revision: &Revision) -> String {
+    let from = if revision.source == "spec" { "from the spec" } else { "rebuilt from running Jobs" };
+    let mut note = format!("Recorded revision {} {from}", revision.number);
+    if !revision.attempts.is_empty() {
+        note.push_str(&format!(", restart attempts {}", history::format_attempts(&revision.attempts)));
+    }
+    if let Some(cause) = &revision.change_cause {
+        note.push_str(&format!(" (change cause: {cause})"));
+    }
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use serde_json::json;
+
+    fn jobset(restarts: i32) -> JobSet {
+        JobSet::from_raw(json!({
+            "metadata": {"name": "js", "namespace": "ns", "uid": "u1"},
+            "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {}}}]},
+            "status": {"restarts": restarts}
+        }))
+        .unwrap()
+    }
+
+    fn revision(name: &str, number: i64, attempts: &str, rv: &str) -> Revision {
+        let object: ControllerRevision = serde_json::from_value(json!({
+            "metadata": {"name": name, "namespace": "ns", "resourceVersion": rv,
+                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u1"}],
+                "annotations": {history::FORMAT_ANNOTATION: history::FORMAT, history::ATTEMPTS_ANNOTATION: attempts}},
+            "data": {"replicatedJobs": [{"name": "w", "template": {"spec": {}}}]},
+            "revision": number
+        }))
+        .unwrap();
+        history::parse(&object, "u1").unwrap()
+    }
+
+    #[test]
+    fn changes_are_new_revisions_and_newly_credited_attempts() {
+        let before = vec![revision("a", 1, "0", "10")];
+        let after = vec![revision("a", 1, "0,1", "12"), revision("b", 2, "2", "13")];
+        let c = changes(&before, &after);
+        assert_eq!(c.recorded.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), vec!["b"]);
+        assert_eq!(c.credited, vec![(1, 1), (2, 2)]);
+        assert_eq!(c.written.len(), 2);
+        assert!(changes(&after, &after).is_empty(), "nothing written, nothing to report");
+    }
+
+    #[test]
+    fn a_jobset_always_goes_to_the_same_part_of_a_batch() {
+        let key = Key::new("ns", "train");
+        assert_eq!(chunk_of(&key, 16), chunk_of(&key.clone(), 16));
+        assert!(chunk_of(&key, 16) < 16);
+        assert_eq!(chunk_of(&key, 1), 0);
+        let parts: HashSet<usize> =
+            (0..100).map(|i| chunk_of(&Key::new("ns", &format!("js{i}")), 16)).collect();
+        assert!(parts.len() > 8, "spread over the parts: {parts:?}");
+    }
+
+    #[test]
+    fn resource_versions_compare_as_integers_when_they_are() {
+        assert!(at_least("12", "9"));
+        assert!(!at_least("9", "12"));
+        assert!(at_least("abc", "abc"));
+        assert!(!at_least("abd", "abc"));
+    }
+
+    #[test]
+    fn a_jobset_is_tried_again_when_recording_failed_for_it_or_its_spec_has_no_revision() {
+        let js = jobset(0);
+        let mut histories = Histories::new();
+        assert!(needs_retry(&js, &RecordOutcome::Recorded, &histories), "no revision for the spec");
+        let spec = history::templates_of(&js);
+        let stored = revision(&format!("js-{}", history::hash(&spec)), 1, "0", "5");
+        histories.insert("u1".into(), vec![stored]);
+        assert!(!needs_retry(&js, &RecordOutcome::Recorded, &histories));
+        assert!(!needs_retry(&js, &RecordOutcome::Deferred, &histories));
+        let op = Box::new(crate::error::Op::new("create", "controllerrevisions.apps", Some("ns")));
+        let conflict = RecordOutcome::NotRecorded(Error::Conflict { op, message: "conflict".into() });
+        assert!(needs_retry(&js, &conflict, &histories));
+        assert!(needs_retry(&js, &RecordOutcome::ReadOnly, &histories));
+        assert!(needs_retry(&js, &RecordOutcome::Unread, &histories));
+    }
+
+    #[test]
+    fn the_note_says_where_the_templates_came_from() {
+        let r = revision("a", 3, "1-2", "1");
+        assert_eq!(recorded_note(&r), "Recorded revision 3 from the spec, restart attempts 1-2");
+    }
+}

@@ -1,0 +1,146 @@
+//! The recorder's three watches (the JobSets in scope, their Jobs, our
+//! ControllerRevisions): kube-runtime reflectors fill the stores (re-list after 410 Gone,
+//! backoff), and every event queues the JobSet it concerns.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use futures::{Stream, StreamExt, TryStreamExt};
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use kube::runtime::reflector::{self, store::Writer};
+use kube::runtime::{WatchStreamExt, watcher};
+
+use super::RecorderPlan;
+use super::metrics::Metrics;
+use super::queue::Key;
+use super::state::{Shared, Stores, Watched};
+use crate::cluster::Cluster;
+use crate::cluster::api::api;
+use crate::diff::normalize::normalize;
+use crate::history;
+use crate::model::jobset::{ChildJob, JobSet, labels};
+
+/// What fills the stores: one writer per watch.
+pub(super) type Writers = (Writer<JobSet>, Writer<ChildJob>, Writer<ControllerRevision>);
+
+/// Empty stores, and their writers.
+pub(super) fn stores() -> (Stores, Writers) {
+    let (jobsets, jobset_writer) = reflector::store::<JobSet>();
+    let (jobs, job_writer) = reflector::store::<ChildJob>();
+    let (revisions, revision_writer) = reflector::store::<ControllerRevision>();
+    ((jobsets, jobs, revisions), (jobset_writer, job_writer, revision_writer))
+}
+
+/// Runs the three watches of `plan`'s scope into the stores and the queue (until the
+/// process stops: a failed watch restarts).
+pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &RecorderPlan, writers: Writers) {
+    let (jobset_writer, job_writer, revision_writer) = writers;
+    let ns = plan.namespace.as_deref();
+    let mut jobset_config = watcher::Config::default();
+    if let Some(selector) = &plan.selector {
+        jobset_config = jobset_config.labels(selector);
+    }
+    let jobset_events = reflector::reflector(
+        jobset_writer,
+        watcher(api::<JobSet>(cluster, ns), jobset_config).default_backoff(),
+    );
+    // Jobs are kept in the diff engine's normal form, as a loaded fleet holds them.
+    let job_events = reflector::reflector(
+        job_writer,
+        watcher(api::<ChildJob>(cluster, ns), watcher::Config::default().labels(labels::JOBSET_NAME))
+            .map_ok(|event| event.modify(|job| job.template = Arc::new(normalize(&job.template).template)))
+            .default_backoff(),
+    );
+    let revision_events = reflector::reflector(
+        revision_writer,
+        watcher(
+            api::<ControllerRevision>(cluster, ns),
+            watcher::Config::default().labels(history::JOBSET_LABEL),
+        )
+        .default_backoff(),
+    );
+    tokio::join!(
+        drive(
+            shared,
+            Watched::JobSets,
+            "jobsets",
+            jobset_events,
+            |js: &JobSet| Some(Key::new(js.namespace(), js.name())),
+            |js: &JobSet, present| match present {
+                true => shared.remember(js),
+                false => shared.forget(&Key::new(js.namespace(), js.name())),
+            },
+        ),
+        drive(
+            shared,
+            Watched::Jobs,
+            "jobs",
+            job_events,
+            |job: &ChildJob| Some(Key::new(
+                job.metadata.namespace.as_deref()?,
+                job.label(labels::JOBSET_NAME)?
+            )),
+            |_, _| {}
+        ),
+        drive(
+            shared,
+            Watched::Revisions,
+            "controllerrevisions",
+            revision_events,
+            |r: &ControllerRevision| {
+                let name = r.metadata.labels.as_ref()?.get(history::JOBSET_LABEL)?;
+                Some(Key::new(r.metadata.namespace.as_deref()?, name))
+            },
+            |_, _| {},
+        ),
+    );
+}
+
+/// Feeds one watch's events into the queue: each event queues the JobSet it concerns. A
+/// re-list (after 410 Gone or a failed watch) lists every object again, which queues
+/// every JobSet again: that is the catch-up.
+async fn drive<K>(
+    shared: &Shared<'_>,
+    which: Watched,
+    what: &str,
+    events: impl Stream<Item = watcher::Result<watcher::Event<K>>>,
+    key_of: impl Fn(&K) -> Option<Key>,
+    remember: impl Fn(&K, bool),
+) {
+    let mut listed = false;
+    tokio::pin!(events);
+    while let Some(event) = events.next().await {
+        match event {
+            Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => {
+                remember(&o, true);
+                if let Some(key) = key_of(&o) {
+                    shared.enqueue(key);
+                }
+            }
+            Ok(watcher::Event::Delete(o)) => {
+                remember(&o, false);
+                if let Some(key) = key_of(&o) {
+                    shared.enqueue(key);
+                }
+            }
+            Ok(watcher::Event::Init) => {
+                if listed {
+                    Metrics::add(&shared.metrics.watch_restarts, 1);
+                    shared.say(&format!("the watch of {what} lists again (catching up)"));
+                }
+            }
+            Ok(watcher::Event::InitDone) => {
+                listed = true;
+                shared.synced[which as usize].set(true);
+                if shared.synced() && !shared.metrics.synced.swap(true, Ordering::Relaxed) {
+                    shared.say("watches synced; catching up");
+                }
+                shared.wake.notify_one();
+            }
+            Err(e) => {
+                Metrics::add(&shared.metrics.watch_restarts, 1);
+                shared.say(&format!("warning: the watch of {what} failed and restarts: {e}"));
+            }
+        }
+    }
+}
