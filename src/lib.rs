@@ -15,8 +15,8 @@
 //! - `observe`: the step below every command and the recorder: load, compare, record.
 //!
 //! I/O:
-//! - `cluster`: every request to the API server (connect, typed API, retries, watches,
-//!   Events, the `-v` request log).
+//! - `cluster`: every request to the API server (connect, typed API, retries, the one
+//!   guarded-write loop, watches, Events, the `-v` request log).
 //!
 //! Pure decisions and models (no I/O, tested without a cluster):
 //! - `plan`: what a write verb will send, or why not (restart, rollback, set image,

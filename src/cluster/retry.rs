@@ -6,7 +6,7 @@
 //! [`RetryPolicy::max_tries`] tries and never past `--request-timeout`. Writes are
 //! retried here only after a 429, which the API server sends before doing anything; a
 //! write whose answer was lost (or 5xx) may have been applied, so it goes back to the
-//! caller, which re-reads before deciding (the restart, rollback and history writers).
+//! caller, which re-reads before deciding (the guarded-write loop, `guarded`).
 //!
 //! The answer to a retried request is read in full inside this layer, so a body cut
 //! short is seen (and retried) here rather than after the response has been handed on.
