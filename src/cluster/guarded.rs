@@ -148,7 +148,9 @@ pub async fn guarded<W: GuardedWrite>(log: &RequestLog, write: &mut W) -> Result
         };
         let Some(line) = retry_line(&write.what(), step, tries, wait, &error) else { return Err(error) };
         log.note(6, &line);
-        tokio::time::sleep(wait).await;
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
+        }
         if let Step::Reread { .. } = step
             && let Verdict::Done(done) = write.reread(failure).await?
         {

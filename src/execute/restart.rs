@@ -63,7 +63,7 @@ pub async fn restart_one(
         jobs,
         options,
         dry_run,
-        what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+        subject: format!("{RESOURCE_NAME}/{}", jobset.name()),
         seen_attempt: jobset.attempt(),
         current: jobset.clone(),
         sent: None,
@@ -79,7 +79,7 @@ struct StatusPatch<'a> {
     options: &'a RestartOptions,
     dry_run: DryRun,
     /// `jobset.jobset.x-k8s.io/NAME`, as the messages name it.
-    what: String,
+    subject: String,
     /// The attempt first read: the judge's yardstick for someone else's restart.
     seen_attempt: i32,
     /// The JobSet as read last.
@@ -94,13 +94,13 @@ impl GuardedWrite for StatusPatch<'_> {
     type Output = Outcome;
 
     fn what(&self) -> String {
-        format!("the restart of {}", self.what)
+        format!("the restart of {}", self.subject)
     }
 
     async fn send(&mut self) -> Result<Outcome> {
         let first = self.sent.is_none();
         let (ops, from, to) =
-            match next_patch(&self.current, self.jobs, self.options, &self.what, self.dry_run) {
+            match next_patch(&self.current, self.jobs, self.options, &self.subject, self.dry_run) {
                 Ok(patch) => patch,
                 Err(outcome) if first && deleting_jobs_of(self.jobs, self.seen_attempt) => {
                     // The attempt we read is being torn down: someone restarted it after our
@@ -129,8 +129,10 @@ impl GuardedWrite for StatusPatch<'_> {
         let fresh = reread(self.cluster, &self.current).await?;
         match judge_restart(self.seen_attempt, &fresh, self.mark.as_ref(), self.options.job.is_some()) {
             AfterUnknown::Landed => {
-                let what = &self.what;
-                self.cluster.log.note(1, &format!("{what}: our restart had landed (attempt {from} → {to})"));
+                let subject = &self.subject;
+                self.cluster
+                    .log
+                    .note(1, &format!("{subject}: our restart had landed (attempt {from} → {to})"));
                 let object = fresh.object();
                 Ok(Verdict::Done(
                     restarted(self.cluster, &fresh, self.options, self.dry_run, (from, to), object).await,
@@ -149,7 +151,7 @@ impl GuardedWrite for StatusPatch<'_> {
 
     fn exhausted(&mut self, last: Error, failure: WriteFailure) -> Result<Outcome> {
         match failure {
-            WriteFailure::Precondition => Err(kept_changing(self.what.clone())),
+            WriteFailure::Precondition => Err(kept_changing(self.subject.clone())),
             _ => Err(last),
         }
     }
