@@ -204,24 +204,18 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn jobset(restarts: i32) -> JobSet {
-        JobSet::from_raw(json!({
-            "metadata": {"name": "js", "namespace": "ns", "uid": "u1"},
-            "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {}}}]},
-            "status": {"restarts": restarts}
-        }))
-        .unwrap()
-    }
-
     #[test]
     fn an_earlier_version_keeps_the_current_status_with_its_own_templates_and_cause() {
-        let mut old = jobset(0).object();
-        old["spec"]["replicatedJobs"][0]["template"] = json!({"spec": {"parallelism": 3}});
-        old["metadata"]["annotations"] = json!({history::CHANGE_CAUSE: "v3"});
-        let old = JobSet::from_raw(old).unwrap();
-        let mut current = jobset(2).object();
-        current["metadata"]["annotations"] = json!({history::CHANGE_CAUSE: "v4", "keep": "me"});
-        let current = JobSet::from_raw(current).unwrap();
+        let version = |template: serde_json::Value, restarts: i32, annotations: serde_json::Value| {
+            JobSet::from_raw(json!({
+                "metadata": {"name": "js", "namespace": "ns", "uid": "u1", "annotations": annotations},
+                "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": template}]},
+                "status": {"restarts": restarts}
+            }))
+            .unwrap()
+        };
+        let old = version(json!({"spec": {"parallelism": 3}}), 0, json!({history::CHANGE_CAUSE: "v3"}));
+        let current = version(json!({"spec": {}}), 2, json!({history::CHANGE_CAUSE: "v4", "keep": "me"}));
         let merged = with_templates_of(&current, &old).unwrap();
         assert_eq!(merged.attempt(), 2);
         assert_eq!(merged.spec.replicated_jobs[0].template, json!({"spec": {"parallelism": 3}}));
