@@ -505,17 +505,22 @@ struct Adopt<'a> {
     target: Target,
 }
 
+/// What an adoption's metadata, as read last, calls for.
+enum Planned {
+    Patch(json_patch::Patch),
+    /// Nothing to send: adopted already (None), or left alone, and why.
+    Settled(Option<String>),
+}
+
 impl Adopt<'_> {
-    /// The patch the metadata read last calls for, or (Err) the adoption's end without one:
-    /// adopted already (None), or left alone, and why.
-    fn planned(&self) -> std::result::Result<json_patch::Patch, Option<String>> {
+    fn planned(&self) -> Planned {
         let target = &self.target;
         match plan::adoption(&target.metadata, self.old_uid, &self.owner) {
-            Adoption::Done => Err(None),
+            Adoption::Done => Planned::Settled(None),
             Adoption::Foreign(why) => {
-                Err(Some(format!("{}/{} not adopted: {why}", target.kind.noun(), target.name)))
+                Planned::Settled(Some(format!("{}/{} not adopted: {why}", target.kind.noun(), target.name)))
             }
-            Adoption::Patch(patch) => Ok(patch),
+            Adoption::Patch(patch) => Planned::Patch(patch),
         }
     }
 }
@@ -529,8 +534,8 @@ impl GuardedWrite for Adopt<'_> {
 
     async fn send(&mut self) -> Result<Option<String>> {
         let patch = match self.planned() {
-            Ok(patch) => patch,
-            Err(settled) => return Ok(settled),
+            Planned::Patch(patch) => patch,
+            Planned::Settled(settled) => return Ok(settled),
         };
         let (ns, target) = (self.ns, &self.target);
         let sent = match target.kind {
@@ -559,8 +564,8 @@ impl GuardedWrite for Adopt<'_> {
             Some(m) if m["uid"] == target.metadata["uid"] => {
                 target.metadata = m;
                 Ok(match self.planned() {
-                    Ok(_) => Verdict::SendAgain,
-                    Err(settled) => Verdict::Done(settled),
+                    Planned::Patch(_) => Verdict::SendAgain,
+                    Planned::Settled(settled) => Verdict::Done(settled),
                 })
             }
             _ => Ok(Verdict::Done(Some(format!(
