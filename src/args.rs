@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use crate::cli::{self, Cli, Command, GlobalArgs};
 use crate::cluster::ConnectOptions;
 use crate::commands::diff::{DiffFormat, DiffPlan};
-use crate::commands::history::{HistoryPlan, parse_revision_pair};
+use crate::commands::history::HistoryPlan;
 use crate::commands::list::ListPlan;
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
@@ -83,13 +83,20 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
     Ok(HistoryPlan {
         selection: selection(&args.select, global)?,
         revision: args.revision,
-        diff: args.diff.as_deref().map(parse_revision_pair).transpose().map_err(Error::Usage)?,
+        diff: args.diff.as_deref().map(parse_revision_pair).transpose()?,
         format: args.output.into(),
         no_headers: args.no_headers,
         color: color(global),
         history_limit: global.history_limit,
         watch: history_watch(args)?,
     })
+}
+
+/// `--diff A,B`: two revision numbers (negative ones count back).
+fn parse_revision_pair(text: &str) -> Result<(i64, i64)> {
+    let bad = || Error::Usage(format!("--diff {text:?}: use two revisions, e.g. --diff 1,2 or --diff -2,-1"));
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
 }
 
 fn watching(args: &cli::WatchArgs) -> Option<Watching> {
@@ -449,6 +456,14 @@ mod tests {
                 Ok(_) => panic!("{args:?}: accepted"),
             }
         }
+    }
+
+    #[test]
+    fn revision_pairs() {
+        assert_eq!(parse_revision_pair("1,2").ok(), Some((1, 2)));
+        assert_eq!(parse_revision_pair("-2, -1").ok(), Some((-2, -1)));
+        assert!(matches!(parse_revision_pair("1"), Err(Error::Usage(_))));
+        assert!(matches!(parse_revision_pair("a,b"), Err(Error::Usage(_))));
     }
 
     #[test]
