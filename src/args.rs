@@ -15,7 +15,7 @@ use crate::commands::set_image::SetImagePlan;
 use crate::commands::status::StatusPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
-use crate::execute::{DryRun, Wait, WaitFor};
+use crate::execute::{DryRun, RestartAfter, Wait, WaitFor};
 use crate::plan::restart::{RestartOptions, parse_job_target};
 use crate::recorder::RecorderPlan;
 use crate::render::{self, Format};
@@ -179,7 +179,7 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
             "--to-revision 0 is not a revision: revisions start at 1 (negative numbers count back; omit it for the previous one)".into(),
         ));
     }
-    validate_timeout(args.timeout)?;
+    validate_timeout(args.with_restart.timeout)?;
     Ok(RollbackPlan {
         selection: Selection::parse(
             std::slice::from_ref(&args.name),
@@ -190,15 +190,13 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
         to_revision: args.to_revision,
         reason: args.reason.clone(),
         dry_run: args.dry_run.into(),
-        restart: args.restart,
+        restart: restart_after(
+            args.restart,
+            &args.with_restart,
+            args.reason.clone().unwrap_or_else(|| "rollback".into()),
+            global,
+        ),
         handover: args.handover,
-        restart_options: RestartOptions {
-            reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
-            requested_by: requested_by(global),
-            force: args.force,
-            ..Default::default()
-        },
-        wait: wait(args.wait, args.timeout),
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -227,7 +225,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
         return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
     }
     let images = crate::plan::set_image::parse_image_args(images).map_err(Error::Usage)?;
-    validate_timeout(args.timeout)?;
+    validate_timeout(args.with_restart.timeout)?;
     if let Some(reason) = &args.reason
         && reason.trim().is_empty()
     {
@@ -241,18 +239,12 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     let cause = args.reason.clone().unwrap_or_else(|| crate::plan::set_image::default_cause(&images));
     Ok(SetImagePlan {
         selection: selection(&select, global)?,
-        restart: args.restart.then(|| RestartOptions {
-            reason: Some(cause.clone()),
-            requested_by: requested_by(global),
-            force: args.force,
-            ..Default::default()
-        }),
+        restart: restart_after(args.restart, &args.with_restart, cause.clone(), global),
         handover: args.handover,
         images,
         cause,
         requested_by: requested_by(global),
         dry_run: args.dry_run.into(),
-        wait: wait(args.wait, args.timeout),
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -327,6 +319,25 @@ fn parse_metrics_addr(text: &str) -> Result<Option<std::net::SocketAddr>> {
         Error::Usage(format!(
             "--metrics-addr {text:?} is not an address: use HOST:PORT (e.g. 127.0.0.1:8080), :PORT, or 0 for none"
         ))
+    })
+}
+
+/// `--restart` after a template change, with its `--force`, `--wait` and `--timeout`;
+/// `reason` is what the restart says it is for.
+fn restart_after(
+    restart: bool,
+    with: &cli::WithRestartArgs,
+    reason: String,
+    global: &GlobalArgs,
+) -> Option<RestartAfter> {
+    restart.then(|| RestartAfter {
+        options: RestartOptions {
+            reason: Some(reason),
+            requested_by: requested_by(global),
+            force: with.force,
+            ..Default::default()
+        },
+        wait: wait(with.wait, with.timeout),
     })
 }
 

@@ -410,6 +410,19 @@ pub struct RollbackArgs {
     #[arg(long)]
     pub handover: bool,
 
+    #[command(flatten)]
+    pub with_restart: WithRestartArgs,
+
+    /// Print the rolled-back JobSet instead of a sentence.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MutationOutput>,
+}
+
+/// What goes with `--restart` after a template change (rollback, set image). Each
+/// command declares `--restart` itself, since its help says what lands first; these
+/// require it.
+#[derive(Debug, Args)]
+pub struct WithRestartArgs {
     /// With --restart: restart even while the previous restart is still in progress.
     #[arg(long, requires = "restart")]
     pub force: bool,
@@ -422,10 +435,6 @@ pub struct RollbackArgs {
     /// How long --wait waits.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
     pub timeout: Duration,
-
-    /// Print the rolled-back JobSet instead of a sentence.
-    #[arg(short = 'o', long, value_enum)]
-    pub output: Option<MutationOutput>,
 }
 
 #[derive(Debug, Args)]
@@ -484,18 +493,8 @@ pub struct SetImageArgs {
     #[arg(long)]
     pub restart: bool,
 
-    /// With --restart: restart even while the previous restart is still in progress.
-    #[arg(long, requires = "restart")]
-    pub force: bool,
-
-    /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
-    #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
-          default_missing_value = "created", requires = "restart")]
-    pub wait: Option<WaitCondition>,
-
-    /// How long --wait waits.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
-    pub timeout: Duration,
+    #[command(flatten)]
+    pub with_restart: WithRestartArgs,
 
     /// Print the changed JobSets instead of a sentence each.
     #[arg(short = 'o', long, value_enum)]
@@ -746,11 +745,13 @@ mod tests {
         .unwrap();
         let Command::Rollback(r) = cli.command else { panic!("expected rollback") };
         assert_eq!((r.name.as_str(), r.to_revision, r.restart), ("train", Some(-2), true));
-        assert_eq!(r.wait, Some(WaitCondition::Created));
-        assert!(
-            Cli::try_parse_from(["kubectl-jobset", "rollback", "train", "--wait"]).is_err(),
-            "--wait needs --restart"
-        );
+        assert_eq!(r.with_restart.wait, Some(WaitCondition::Created));
+        for args in [&["rollback", "train"][..], &["set", "image", "train", "c=x:1"]] {
+            for flag in ["--wait", "--force"] {
+                let line = std::iter::once("kubectl-jobset").chain(args.iter().copied()).chain([flag]);
+                assert!(Cli::try_parse_from(line).is_err(), "{args:?}: {flag} needs --restart");
+            }
+        }
         assert!(Cli::try_parse_from(["kubectl-jobset", "rollback"]).is_err(), "a name is required");
     }
 
