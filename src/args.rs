@@ -41,9 +41,11 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
         Command::History(args) => CommandPlan::History(history_plan(&args, global)?),
-        Command::Rollback(args) => CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.yes)),
+        Command::Rollback(args) => {
+            CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.change.yes))
+        }
         Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
-            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.yes))
+            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
@@ -55,12 +57,17 @@ fn selection(args: &cli::SelectArgs, global: &GlobalArgs) -> Result<Selection> {
     Selection::parse(&args.names, args.all_namespaces, args.selector.as_deref(), global.namespace.as_deref())
 }
 
+/// Commands that act on one JobSet, by name.
+fn one_jobset(name: &str, global: &GlobalArgs) -> Result<Selection> {
+    Selection::parse(&[name.to_owned()], false, None, global.namespace.as_deref())
+}
+
 fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
     Ok(ListPlan {
         selection: selection(&args.select, global)?,
-        format: args.output.into(),
-        no_headers: args.no_headers,
-        watch: watching(&args.watch),
+        format: args.show.output.into(),
+        no_headers: args.show.no_headers,
+        watch: watching(&args.show.watch),
     })
 }
 
@@ -84,8 +91,8 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
         selection: selection(&args.select, global)?,
         revision: args.revision,
         diff: args.diff.as_deref().map(parse_revision_pair).transpose()?,
-        format: args.output.into(),
-        no_headers: args.no_headers,
+        format: args.show.output.into(),
+        no_headers: args.show.no_headers,
         color: color(global),
         history_limit: global.history_limit,
         watch: history_watch(args)?,
@@ -105,14 +112,14 @@ fn watching(args: &cli::WatchArgs) -> Option<Watching> {
 
 /// `history -w` follows one JobSet's revisions, as a table.
 fn history_watch(args: &cli::HistoryArgs) -> Result<Option<Watching>> {
-    let Some(watch) = watching(&args.watch) else { return Ok(None) };
+    let Some(watch) = watching(&args.show.watch) else { return Ok(None) };
     if args.select.names.len() != 1 {
         return Err(Error::Usage("history -w follows one JobSet: name exactly one".into()));
     }
     if args.revision.is_some() || args.diff.is_some() {
         return Err(Error::Usage("history -w lists revisions: drop --revision and --diff".into()));
     }
-    if !matches!(args.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
+    if !matches!(args.show.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
         return Err(Error::Usage("history -w prints table rows: use -o wide or no -o".into()));
     }
     Ok(Some(watch))
@@ -181,15 +188,10 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
     }
     validate_timeout(args.with_restart.timeout)?;
     Ok(RollbackPlan {
-        selection: Selection::parse(
-            std::slice::from_ref(&args.name),
-            false,
-            None,
-            global.namespace.as_deref(),
-        )?,
+        selection: one_jobset(&args.name, global)?,
         to_revision: args.to_revision,
         reason: args.reason.clone(),
-        dry_run: args.dry_run.into(),
+        dry_run: args.change.dry_run.into(),
         restart: restart_after(
             args.restart,
             &args.with_restart,
@@ -244,7 +246,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
         images,
         cause,
         requested_by: requested_by(global),
-        dry_run: args.dry_run.into(),
+        dry_run: args.change.dry_run.into(),
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -253,12 +255,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
 
 fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan> {
     Ok(StatusPlan {
-        selection: Selection::parse(
-            std::slice::from_ref(&args.name),
-            false,
-            None,
-            global.namespace.as_deref(),
-        )?,
+        selection: one_jobset(&args.name, global)?,
         watch: args.watch,
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         progress: std::io::stdout().is_terminal(),

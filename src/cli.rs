@@ -230,6 +230,13 @@ pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
 
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// How `list` and `history` print: a table (or `-o`), and with `-w` its changes.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
@@ -365,16 +372,8 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
     pub diff: Option<String>,
 
-    /// Output format.
-    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
-
-    /// Omit the table header.
-    #[arg(long)]
-    pub no_headers: bool,
-
     #[command(flatten)]
-    pub watch: WatchArgs,
+    pub show: ShowArgs,
 }
 
 #[derive(Debug, Args)]
@@ -392,14 +391,8 @@ pub struct RollbackArgs {
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 
-    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_value = "none", default_missing_value = "client")]
-    pub dry_run: DryRunMode,
-
-    /// Do not ask for confirmation.
-    #[arg(short = 'y', long)]
-    pub yes: bool,
+    #[command(flatten)]
+    pub change: ChangeArgs,
 
     /// Restart the JobSet once the rollback has landed, so it takes effect now.
     #[arg(long)]
@@ -416,6 +409,19 @@ pub struct RollbackArgs {
     /// Print the rolled-back JobSet instead of a sentence.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<MutationOutput>,
+}
+
+/// How a template change (rollback, set image) runs: shown only, or asked first.
+#[derive(Debug, Args)]
+pub struct ChangeArgs {
+    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
 }
 
 /// What goes with `--restart` after a template change (rollback, set image). Each
@@ -474,14 +480,8 @@ pub struct SetImageArgs {
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 
-    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_value = "none", default_missing_value = "client")]
-    pub dry_run: DryRunMode,
-
-    /// Do not ask for confirmation.
-    #[arg(short = 'y', long)]
-    pub yes: bool,
+    #[command(flatten)]
+    pub change: ChangeArgs,
 
     /// Where the controller forbids template changes (upstream JobSet): recreate the JobSet
     /// with the new images and hand its running Jobs over to it, untouched; resumable. One
@@ -655,8 +655,8 @@ mod tests {
                 .unwrap();
         let Command::List(list) = cli.command else { panic!("expected list") };
         assert_eq!(list.select.selector.as_deref(), Some("team=ml"));
-        assert_eq!(list.output, OutputFormat::Wide);
-        assert!(list.no_headers);
+        assert_eq!(list.show.output, OutputFormat::Wide);
+        assert!(list.show.no_headers);
     }
 
     #[test]
