@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use crate::cli::{self, Cli, Command, GlobalArgs};
 use crate::cluster::ConnectOptions;
 use crate::commands::diff::{DiffFormat, DiffPlan};
-use crate::commands::history::{HistoryPlan, parse_revision_pair};
+use crate::commands::history::HistoryPlan;
 use crate::commands::list::ListPlan;
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
@@ -15,7 +15,7 @@ use crate::commands::set_image::SetImagePlan;
 use crate::commands::status::StatusPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
-use crate::execute::{DryRun, Wait, WaitFor};
+use crate::execute::{DryRun, RestartAfter, Wait, WaitFor};
 use crate::plan::restart::{RestartOptions, parse_job_target};
 use crate::recorder::RecorderPlan;
 use crate::render::{self, Format};
@@ -41,9 +41,11 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),
         Command::History(args) => CommandPlan::History(history_plan(&args, global)?),
-        Command::Rollback(args) => CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.yes)),
+        Command::Rollback(args) => {
+            CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.change.yes))
+        }
         Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
-            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.yes))
+            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
@@ -55,12 +57,17 @@ fn selection(args: &cli::SelectArgs, global: &GlobalArgs) -> Result<Selection> {
     Selection::parse(&args.names, args.all_namespaces, args.selector.as_deref(), global.namespace.as_deref())
 }
 
+/// Commands that act on one JobSet, by name.
+fn one_jobset(name: &str, global: &GlobalArgs) -> Result<Selection> {
+    Selection::parse(&[name.to_owned()], false, None, global.namespace.as_deref())
+}
+
 fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
     Ok(ListPlan {
         selection: selection(&args.select, global)?,
-        format: args.output.into(),
-        no_headers: args.no_headers,
-        watch: watching(&args.watch),
+        format: args.show.output.into(),
+        no_headers: args.show.no_headers,
+        watch: watching(&args.show.watch),
     })
 }
 
@@ -83,13 +90,20 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
     Ok(HistoryPlan {
         selection: selection(&args.select, global)?,
         revision: args.revision,
-        diff: args.diff.as_deref().map(parse_revision_pair).transpose().map_err(Error::Usage)?,
-        format: args.output.into(),
-        no_headers: args.no_headers,
+        diff: args.diff.as_deref().map(parse_revision_pair).transpose()?,
+        format: args.show.output.into(),
+        no_headers: args.show.no_headers,
         color: color(global),
         history_limit: global.history_limit,
         watch: history_watch(args)?,
     })
+}
+
+/// `--diff A,B`: two revision numbers (negative ones count back).
+fn parse_revision_pair(text: &str) -> Result<(i64, i64)> {
+    let bad = || Error::Usage(format!("--diff {text:?}: use two revisions, e.g. --diff 1,2 or --diff -2,-1"));
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
 }
 
 fn watching(args: &cli::WatchArgs) -> Option<Watching> {
@@ -98,14 +112,14 @@ fn watching(args: &cli::WatchArgs) -> Option<Watching> {
 
 /// `history -w` follows one JobSet's revisions, as a table.
 fn history_watch(args: &cli::HistoryArgs) -> Result<Option<Watching>> {
-    let Some(watch) = watching(&args.watch) else { return Ok(None) };
+    let Some(watch) = watching(&args.show.watch) else { return Ok(None) };
     if args.select.names.len() != 1 {
         return Err(Error::Usage("history -w follows one JobSet: name exactly one".into()));
     }
     if args.revision.is_some() || args.diff.is_some() {
         return Err(Error::Usage("history -w lists revisions: drop --revision and --diff".into()));
     }
-    if !matches!(args.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
+    if !matches!(args.show.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
         return Err(Error::Usage("history -w prints table rows: use -o wide or no -o".into()));
     }
     Ok(Some(watch))
@@ -172,26 +186,19 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
             "--to-revision 0 is not a revision: revisions start at 1 (negative numbers count back; omit it for the previous one)".into(),
         ));
     }
-    validate_timeout(args.timeout)?;
+    validate_timeout(args.with_restart.timeout)?;
     Ok(RollbackPlan {
-        selection: Selection::parse(
-            std::slice::from_ref(&args.name),
-            false,
-            None,
-            global.namespace.as_deref(),
-        )?,
+        selection: one_jobset(&args.name, global)?,
         to_revision: args.to_revision,
         reason: args.reason.clone(),
-        dry_run: args.dry_run.into(),
-        restart: args.restart,
+        dry_run: args.change.dry_run.into(),
+        restart: restart_after(
+            args.restart,
+            &args.with_restart,
+            args.reason.clone().unwrap_or_else(|| "rollback".into()),
+            global,
+        ),
         handover: args.handover,
-        restart_options: RestartOptions {
-            reason: Some(args.reason.clone().unwrap_or_else(|| "rollback".into())),
-            requested_by: requested_by(global),
-            force: args.force,
-            ..Default::default()
-        },
-        wait: wait(args.wait, args.timeout),
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -220,7 +227,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
         return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
     }
     let images = crate::plan::set_image::parse_image_args(images).map_err(Error::Usage)?;
-    validate_timeout(args.timeout)?;
+    validate_timeout(args.with_restart.timeout)?;
     if let Some(reason) = &args.reason
         && reason.trim().is_empty()
     {
@@ -234,18 +241,12 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     let cause = args.reason.clone().unwrap_or_else(|| crate::plan::set_image::default_cause(&images));
     Ok(SetImagePlan {
         selection: selection(&select, global)?,
-        restart: args.restart.then(|| RestartOptions {
-            reason: Some(cause.clone()),
-            requested_by: requested_by(global),
-            force: args.force,
-            ..Default::default()
-        }),
+        restart: restart_after(args.restart, &args.with_restart, cause.clone(), global),
         handover: args.handover,
         images,
         cause,
         requested_by: requested_by(global),
-        dry_run: args.dry_run.into(),
-        wait: wait(args.wait, args.timeout),
+        dry_run: args.change.dry_run.into(),
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -254,12 +255,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
 
 fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan> {
     Ok(StatusPlan {
-        selection: Selection::parse(
-            std::slice::from_ref(&args.name),
-            false,
-            None,
-            global.namespace.as_deref(),
-        )?,
+        selection: one_jobset(&args.name, global)?,
         watch: args.watch,
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         progress: std::io::stdout().is_terminal(),
@@ -320,6 +316,25 @@ fn parse_metrics_addr(text: &str) -> Result<Option<std::net::SocketAddr>> {
         Error::Usage(format!(
             "--metrics-addr {text:?} is not an address: use HOST:PORT (e.g. 127.0.0.1:8080), :PORT, or 0 for none"
         ))
+    })
+}
+
+/// `--restart` after a template change, with its `--force`, `--wait` and `--timeout`;
+/// `reason` is what the restart says it is for.
+fn restart_after(
+    restart: bool,
+    with: &cli::WithRestartArgs,
+    reason: String,
+    global: &GlobalArgs,
+) -> Option<RestartAfter> {
+    restart.then(|| RestartAfter {
+        options: RestartOptions {
+            reason: Some(reason),
+            requested_by: requested_by(global),
+            force: with.force,
+            ..Default::default()
+        },
+        wait: wait(with.wait, with.timeout),
     })
 }
 
@@ -449,6 +464,14 @@ mod tests {
                 Ok(_) => panic!("{args:?}: accepted"),
             }
         }
+    }
+
+    #[test]
+    fn revision_pairs() {
+        assert_eq!(parse_revision_pair("1,2").ok(), Some((1, 2)));
+        assert_eq!(parse_revision_pair("-2, -1").ok(), Some((-2, -1)));
+        assert!(matches!(parse_revision_pair("1"), Err(Error::Usage(_))));
+        assert!(matches!(parse_revision_pair("a,b"), Err(Error::Usage(_))));
     }
 
     #[test]

@@ -230,6 +230,13 @@ pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
 
+    #[command(flatten)]
+    pub show: ShowArgs,
+}
+
+/// How `list` and `history` print: a table (or `-o`), and with `-w` its changes.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
     pub output: OutputFormat,
@@ -365,16 +372,8 @@ pub struct HistoryArgs {
     #[arg(long, value_name = "A,B", allow_hyphen_values = true)]
     pub diff: Option<String>,
 
-    /// Output format.
-    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
-
-    /// Omit the table header.
-    #[arg(long)]
-    pub no_headers: bool,
-
     #[command(flatten)]
-    pub watch: WatchArgs,
+    pub show: ShowArgs,
 }
 
 #[derive(Debug, Args)]
@@ -392,14 +391,8 @@ pub struct RollbackArgs {
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 
-    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_value = "none", default_missing_value = "client")]
-    pub dry_run: DryRunMode,
-
-    /// Do not ask for confirmation.
-    #[arg(short = 'y', long)]
-    pub yes: bool,
+    #[command(flatten)]
+    pub change: ChangeArgs,
 
     /// Restart the JobSet once the rollback has landed, so it takes effect now.
     #[arg(long)]
@@ -410,6 +403,32 @@ pub struct RollbackArgs {
     #[arg(long)]
     pub handover: bool,
 
+    #[command(flatten)]
+    pub with_restart: WithRestartArgs,
+
+    /// Print the rolled-back JobSet instead of a sentence.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<MutationOutput>,
+}
+
+/// How a template change (rollback, set image) runs: shown only, or asked first.
+#[derive(Debug, Args)]
+pub struct ChangeArgs {
+    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
+/// What goes with `--restart` after a template change (rollback, set image). Each
+/// command declares `--restart` itself, since its help says what lands first; these
+/// require it.
+#[derive(Debug, Args)]
+pub struct WithRestartArgs {
     /// With --restart: restart even while the previous restart is still in progress.
     #[arg(long, requires = "restart")]
     pub force: bool,
@@ -422,10 +441,6 @@ pub struct RollbackArgs {
     /// How long --wait waits.
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
     pub timeout: Duration,
-
-    /// Print the rolled-back JobSet instead of a sentence.
-    #[arg(short = 'o', long, value_enum)]
-    pub output: Option<MutationOutput>,
 }
 
 #[derive(Debug, Args)]
@@ -465,14 +480,8 @@ pub struct SetImageArgs {
     #[arg(long, value_name = "TEXT")]
     pub reason: Option<String>,
 
-    /// Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL).
-    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_value = "none", default_missing_value = "client")]
-    pub dry_run: DryRunMode,
-
-    /// Do not ask for confirmation.
-    #[arg(short = 'y', long)]
-    pub yes: bool,
+    #[command(flatten)]
+    pub change: ChangeArgs,
 
     /// Where the controller forbids template changes (upstream JobSet): recreate the JobSet
     /// with the new images and hand its running Jobs over to it, untouched; resumable. One
@@ -484,18 +493,8 @@ pub struct SetImageArgs {
     #[arg(long)]
     pub restart: bool,
 
-    /// With --restart: restart even while the previous restart is still in progress.
-    #[arg(long, requires = "restart")]
-    pub force: bool,
-
-    /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
-    #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
-          default_missing_value = "created", requires = "restart")]
-    pub wait: Option<WaitCondition>,
-
-    /// How long --wait waits.
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "5m")]
-    pub timeout: Duration,
+    #[command(flatten)]
+    pub with_restart: WithRestartArgs,
 
     /// Print the changed JobSets instead of a sentence each.
     #[arg(short = 'o', long, value_enum)]
@@ -656,8 +655,8 @@ mod tests {
                 .unwrap();
         let Command::List(list) = cli.command else { panic!("expected list") };
         assert_eq!(list.select.selector.as_deref(), Some("team=ml"));
-        assert_eq!(list.output, OutputFormat::Wide);
-        assert!(list.no_headers);
+        assert_eq!(list.show.output, OutputFormat::Wide);
+        assert!(list.show.no_headers);
     }
 
     #[test]
@@ -746,11 +745,13 @@ mod tests {
         .unwrap();
         let Command::Rollback(r) = cli.command else { panic!("expected rollback") };
         assert_eq!((r.name.as_str(), r.to_revision, r.restart), ("train", Some(-2), true));
-        assert_eq!(r.wait, Some(WaitCondition::Created));
-        assert!(
-            Cli::try_parse_from(["kubectl-jobset", "rollback", "train", "--wait"]).is_err(),
-            "--wait needs --restart"
-        );
+        assert_eq!(r.with_restart.wait, Some(WaitCondition::Created));
+        for args in [&["rollback", "train"][..], &["set", "image", "train", "c=x:1"]] {
+            for flag in ["--wait", "--force"] {
+                let line = std::iter::once("kubectl-jobset").chain(args.iter().copied()).chain([flag]);
+                assert!(Cli::try_parse_from(line).is_err(), "{args:?}: {flag} needs --restart");
+            }
+        }
         assert!(Cli::try_parse_from(["kubectl-jobset", "rollback"]).is_err(), "a name is required");
     }
 

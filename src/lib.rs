@@ -16,7 +16,8 @@
 //!
 //! I/O:
 //! - `cluster`: every request to the API server (connect, typed API, retries, the one
-//!   guarded-write loop, watches, Events, the `-v` request log).
+//!   guarded-write loop, watches, Events, the `-v` request log) and how a failed one
+//!   becomes an `Error` (`classify`).
 //!
 //! Pure decisions and models (no I/O, tested without a cluster):
 //! - `plan`: what a write verb will send, or why not (restart, rollback, set image,

@@ -8,9 +8,10 @@ use std::time::Duration;
 use kube::config::{KubeConfigOptions, Kubeconfig, KubeconfigError};
 use kube::{Client, Config};
 
+use super::classify::{ErrorContext, error_chain};
 use super::request_log::{RequestLog, RequestLogLayer};
 use super::retry::{RetryLayer, RetryPolicy};
-use crate::error::{BoxError, Error, ErrorContext, Result};
+use crate::error::{BoxError, Error, Result};
 
 /// Connection settings, as plain values (built from the CLI's global flags).
 #[derive(Debug, Clone, Default)]
@@ -69,7 +70,7 @@ pub async fn connect(opts: &ConnectOptions, log: Arc<RequestLog>) -> Result<Clus
     config.default_retry = false;
     let builder = kube::client::ClientBuilder::try_from(config).map_err(|e| Error::Kubeconfig {
         source_name: "the kubeconfig".into(),
-        reason: crate::error::error_chain(&e),
+        reason: error_chain(&e),
         source: Some(Box::new(e)),
     })?;
     // Outermost first: retries, then the request log (so each try is logged and

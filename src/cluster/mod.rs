@@ -1,6 +1,7 @@
 //! Everything that talks to the API server.
 
 pub mod api;
+pub mod classify;
 mod connect;
 pub mod events;
 pub mod guarded;

@@ -27,8 +27,8 @@ use kube::client::Body;
 use tower::buffer::Buffer;
 use tower::{BoxError, Layer, Service, ServiceExt};
 
+use super::classify::{Cause, diagnose};
 use super::request_log::RequestLog;
-use crate::error::{Cause, diagnose};
 
 /// The response body this layer hands on: the server's stream, or bytes read in full.
 pub type RetryBody = UnsyncBoxBody<Bytes, BoxError>;

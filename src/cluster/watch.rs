@@ -9,6 +9,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 
 use super::Cluster;
 use super::api::api;
+use super::classify::ErrorContext;
 use crate::error::{Error, Result};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
@@ -78,17 +79,8 @@ pub fn watch_jobset(
 }
 
 /// A failed watch, in the same words as any failed request.
-fn classify(errors: &crate::error::ErrorContext, namespace: &str, err: watcher::Error) -> Error {
-    let op = crate::error::Op::new("watch", "jobs.batch", Some(namespace));
-    match err {
-        watcher::Error::InitialListFailed(e)
-        | watcher::Error::WatchStartFailed(e)
-        | watcher::Error::WatchFailed(e) => errors.classify(op, e),
-        watcher::Error::WatchError(status) => errors.classify(op, kube::Error::Api(status)),
-        other => {
-            Error::Transport { op: Box::new(op), reason: other.to_string(), source: Some(Box::new(other)) }
-        }
-    }
+fn classify(errors: &ErrorContext, namespace: &str, err: watcher::Error) -> Error {
+    errors.classify_watch(crate::error::Op::new("watch", "jobs.batch", Some(namespace)), err)
 }
 
 /// One change seen by a fleet watch (`list -w`, `history -w`).

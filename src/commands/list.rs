@@ -1,4 +1,5 @@
-//! `kubectl jobset list`: JobSets with restart attempt, Job counts and status.
+//! `kubectl jobset list`: JobSets with restart attempt, Job counts and status; `-w`
+//! follows them by watch and prints their rows again as they change.
 
 use std::io::Write;
 
@@ -9,17 +10,17 @@ use jiff::Timestamp;
 use kube::runtime::watcher;
 use serde_json::Value;
 
-use crate::age::format_age;
 use crate::cluster::Cluster;
 use crate::cluster::watch::{FleetUpdate, FleetWatch, watch_fleet};
 use crate::commands::Watching;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::exit::ExitStatus;
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
 use crate::model::summary::{Summary, summarize};
 use crate::observe::Fleet;
 use crate::observe::fleet;
-use crate::render::{self, Format, table::write_table};
+use crate::render::watch::{self as watched, Seen, WatchEvent, WatchTable};
+use crate::render::{self, Format, list, table::write_table};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]
@@ -49,7 +50,7 @@ pub async fn run(
             Format::Table | Format::Wide => {
                 let all_namespaces = plan.selection.namespace.is_none();
                 let (headers, rows) =
-                    table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
+                    list::table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
                 write_table(out, &headers, &rows, plan.no_headers)?;
             }
             Format::Name => {
@@ -95,12 +96,13 @@ async fn watch(
     };
     let mut stream = Box::pin(watch_fleet(cluster, what));
     let mut state = WatchedFleet::default();
-    let mut printer = RowPrinter { plan, watching, widths: vec![], all_namespaces: namespace.is_none() };
-    let (mut jobsets_synced, mut jobs_synced, mut listed) = (false, false, false);
+    // None until both watches have listed, when the first table is printed.
+    let mut printer: Option<RowPrinter> = None;
+    let (mut jobsets_synced, mut jobs_synced) = (false, false);
     while let Some(update) = stream.next().await {
         let update = match update {
             Ok(update) => update,
-            Err(crate::error::Error::Timeout { .. }) => continue,
+            Err(Error::Timeout { .. }) => continue,
             Err(e) => return Err(e),
         };
         let changed = match update {
@@ -114,20 +116,22 @@ async fn watch(
             }
             update => state.apply(update),
         };
-        if !listed && jobsets_synced && jobs_synced {
-            listed = true;
-            let keys: Vec<Key> = state.jobsets.keys().filter(|k| plan.wants(&k.1)).cloned().collect();
-            if keys.is_empty() {
-                fleet::write_nothing_found(err, &plan.selection)?;
+        let Some(printer) = printer.as_mut() else {
+            if jobsets_synced && jobs_synced {
+                let keys: Vec<Key> = state.jobsets.keys().filter(|k| plan.wants(&k.1)).cloned().collect();
+                if keys.is_empty() {
+                    fleet::write_nothing_found(err, &plan.selection)?;
+                }
+                let all_namespaces = namespace.is_none();
+                printer = Some(RowPrinter::first(out, plan, watching, all_namespaces, &state, &keys)?);
             }
-            printer.first(out, &mut state, &keys)?;
             continue;
-        }
-        if let Some((key, event)) = changed.filter(|(k, _)| listed && plan.wants(&k.1)) {
+        };
+        if let Some((key, event)) = changed.filter(|(k, _)| plan.wants(&k.1)) {
             printer.change(out, &mut state, &key, event)?;
         }
     }
-    Err(crate::error::Error::Wait("the watch ended unexpectedly".into()))
+    Err(Error::Wait("the watch ended unexpectedly".into()))
 }
 
 impl ListPlan {
@@ -140,31 +144,11 @@ impl ListPlan {
 /// `(namespace, name)` of a JobSet.
 type Key = (String, String);
 
-/// What a watch event did to a JobSet's row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum WatchEvent {
-    Added,
-    Modified,
-    Deleted,
-}
-
-impl WatchEvent {
-    fn word(self) -> &'static str {
-        match self {
-            WatchEvent::Added => "ADDED",
-            WatchEvent::Modified => "MODIFIED",
-            WatchEvent::Deleted => "DELETED",
-        }
-    }
-}
-
-/// The JobSets and Jobs the watches have shown, and the last row printed per JobSet.
+/// The JobSets and Jobs the watches have shown.
 #[derive(Default)]
 struct WatchedFleet {
     jobsets: BTreeMap<Key, JobSet>,
     jobs: BTreeMap<Key, BTreeMap<String, ChildJob>>,
-    /// Rows as printed, without AGE (it changes with time, not with the JobSet).
-    printed: BTreeMap<Key, Vec<String>>,
     /// The last state of JobSets just deleted, for their DELETED row.
     deleted: BTreeMap<Key, Summary>,
 }
@@ -229,73 +213,64 @@ impl WatchedFleet {
     }
 }
 
-/// Prints the first table, then rows padded to its column widths.
+/// Prints the first table (or objects), then each JobSet whose row changed.
 struct RowPrinter<'a> {
     plan: &'a ListPlan,
     watching: Watching,
-    widths: Vec<usize>,
     all_namespaces: bool,
+    /// The rows as printed, and the first table's column widths.
+    rows: WatchTable<Key>,
 }
 
-impl RowPrinter<'_> {
-    fn first(&mut self, out: &mut dyn Write, state: &mut WatchedFleet, keys: &[Key]) -> Result<()> {
+impl<'a> RowPrinter<'a> {
+    /// Prints the JobSets of `keys` as the first table (or objects) and remembers their rows.
+    fn first(
+        out: &mut dyn Write,
+        plan: &'a ListPlan,
+        watching: Watching,
+        all_namespaces: bool,
+        state: &WatchedFleet,
+        keys: &[Key],
+    ) -> Result<Self> {
         let summaries: Vec<Summary> = keys.iter().filter_map(|k| state.summary(k)).collect();
-        for (key, summary) in keys.iter().zip(&summaries) {
-            state.printed.insert(key.clone(), self.row(summary, false));
+        let wide = plan.format == Format::Wide;
+        let (headers, rows) = list::table(&summaries, all_namespaces, wide, Timestamp::now());
+        let mut printer = RowPrinter {
+            plan,
+            watching,
+            all_namespaces,
+            rows: WatchTable::new(&headers, list::AGE, &rows, watching.events),
+        };
+        for (key, row) in keys.iter().zip(&rows) {
+            printer.rows.record(key.clone(), row);
         }
-        match self.plan.format {
+        match plan.format {
             Format::Table | Format::Wide => {
-                let (mut headers, mut rows) = table(
-                    &summaries,
-                    self.all_namespaces,
-                    self.plan.format == Format::Wide,
-                    Timestamp::now(),
-                );
-                if self.watching.events {
-                    headers.insert(0, "EVENT");
-                    for row in &mut rows {
-                        row.insert(0, "ADDED".into());
-                    }
-                }
-                self.widths = headers.iter().map(|h| h.len()).collect();
-                if self.watching.events {
-                    self.widths[0] = WatchEvent::Modified.word().len();
-                }
-                for row in &rows {
-                    for (w, cell) in self.widths.iter_mut().zip(row) {
-                        *w = (*w).max(cell.chars().count());
-                    }
-                }
                 if !summaries.is_empty() {
-                    if !self.plan.no_headers {
-                        let headers: Vec<String> = headers.iter().map(|h| h.to_string()).collect();
-                        writeln!(out, "{}", self.padded(&headers))?;
+                    if !plan.no_headers {
+                        writeln!(out, "{}", printer.rows.header_line())?;
                     }
                     for row in &rows {
-                        writeln!(out, "{}", self.padded(row))?;
+                        writeln!(out, "{}", printer.rows.line(WatchEvent::Added, row))?;
                     }
                 }
             }
             _ => {
                 for key in keys {
-                    self.object(out, state, key, WatchEvent::Added)?;
+                    printer.object(out, state, key, WatchEvent::Added)?;
                 }
             }
         }
         out.flush()?;
-        Ok(())
+        Ok(printer)
     }
 
-    /// A JobSet's table row, with or without its AGE cell.
-    fn row(&self, summary: &Summary, with_age: bool) -> Vec<String> {
+    /// A JobSet's table row.
+    fn row(&self, summary: &Summary) -> Vec<String> {
         let wide = self.plan.format == Format::Wide;
-        let (headers, rows) =
-            table(std::slice::from_ref(summary), self.all_namespaces, wide, Timestamp::now());
-        let mut row = rows.into_iter().next().unwrap_or_default();
-        if !with_age && let Some(age) = headers.iter().position(|h| *h == "AGE") {
-            row.remove(age);
-        }
-        row
+        let (_, rows) =
+            list::table(std::slice::from_ref(summary), self.all_namespaces, wide, Timestamp::now());
+        rows.into_iter().next().unwrap_or_default()
     }
 
     /// A JobSet's row (or object) again, if its row changed since it was last printed.
@@ -308,27 +283,22 @@ impl RowPrinter<'_> {
     ) -> Result<()> {
         let summary = match event {
             WatchEvent::Deleted => {
-                state.printed.remove(key);
+                self.rows.forget(key);
                 state.deleted.remove(key)
             }
             _ => state.summary(key),
         };
         let Some(summary) = summary else { return Ok(()) };
-        if event != WatchEvent::Deleted {
-            let row = self.row(&summary, false);
-            if state.printed.get(key) == Some(&row) && event == WatchEvent::Modified {
-                return Ok(());
-            }
-            state.printed.insert(key.clone(), row);
+        let row = self.row(&summary);
+        // An ADDED row is printed even when it is the one printed last (created again).
+        if event != WatchEvent::Deleted
+            && self.rows.record(key.clone(), &row) == Seen::Same
+            && event == WatchEvent::Modified
+        {
+            return Ok(());
         }
         match self.plan.format {
-            Format::Table | Format::Wide => {
-                let mut row = self.row(&summary, true);
-                if self.watching.events {
-                    row.insert(0, event.word().into());
-                }
-                writeln!(out, "{}", self.padded(&row))?;
-            }
+            Format::Table | Format::Wide => writeln!(out, "{}", self.rows.line(event, &row))?,
             _ => self.object(out, state, key, event)?,
         }
         out.flush()?;
@@ -337,131 +307,12 @@ impl RowPrinter<'_> {
 
     /// `-o name|json|yaml`: the JobSet, as `kubectl get -w -o ...` prints it.
     fn object(&self, out: &mut dyn Write, state: &WatchedFleet, key: &Key, event: WatchEvent) -> Result<()> {
+        let event = self.watching.events.then_some(event);
         if self.plan.format == Format::Name {
-            let prefix = if self.watching.events { format!("{}\t", event.word()) } else { String::new() };
-            return Ok(writeln!(out, "{prefix}{RESOURCE_NAME}/{}", key.1)?);
+            return watched::write_name(out, event, &key.1);
         }
+        // A deleted JobSet has left the state: -o json|yaml has no object to print.
         let Some(jobset) = state.jobsets.get(key) else { return Ok(()) };
-        let object = render::without_managed_fields(jobset.object());
-        let document = if self.watching.events {
-            serde_json::json!({"type": event.word(), "object": object})
-        } else {
-            object
-        };
-        if self.plan.format == Format::Yaml {
-            writeln!(out, "---")?;
-        }
-        render::write_structured(out, self.plan.format, &document)
-    }
-
-    /// Cells padded to the first table's widths, three spaces apart, as `write_table` does.
-    fn padded(&self, row: &[String]) -> String {
-        let last = row.len().saturating_sub(1);
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| {
-                let width = self.widths.get(i).copied().unwrap_or(0);
-                if i == last { cell.clone() } else { format!("{cell:<width$}   ") }
-            })
-            .collect();
-        cells.concat().trim_end().to_owned()
-    }
-}
-
-/// Headers and cells of the list table; pure, with the clock passed in.
-pub fn table(
-    summaries: &[Summary],
-    all_namespaces: bool,
-    wide: bool,
-    now: Timestamp,
-) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let mut headers = vec![];
-    if all_namespaces {
-        headers.push("NAMESPACE");
-    }
-    headers.extend(["NAME", "RESTARTS", "READY", "ACTIVE", "SUCCEEDED", "FAILED", "STATUS", "AGE"]);
-    if wide {
-        headers.push("IMAGES");
-    }
-    let rows = summaries
-        .iter()
-        .map(|s| {
-            let mut row = vec![];
-            if all_namespaces {
-                row.push(s.namespace.clone());
-            }
-            row.extend([
-                s.name.clone(),
-                s.attempt.to_string(),
-                format!("{}/{}", s.ready, s.expected),
-                s.active.to_string(),
-                s.succeeded.to_string(),
-                s.failed.to_string(),
-                s.phase.to_string(),
-                format_age(s.created, now),
-            ]);
-            if wide {
-                row.push(images_cell(s));
-            }
-            row
-        })
-        .collect();
-    (headers, rows)
-}
-
-/// `workers=app:v1,side:v2 driver=drv:v1`
-fn images_cell(s: &Summary) -> String {
-    s.images.iter().map(|(rj, images)| format!("{rj}={}", images.join(","))).collect::<Vec<_>>().join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::summary::Phase;
-
-    fn summary(ns: &str, name: &str) -> Summary {
-        Summary {
-            namespace: ns.into(),
-            name: name.into(),
-            attempt: 2,
-            expected: 4,
-            ready: 3,
-            active: 4,
-            succeeded: 0,
-            failed: 0,
-            previous: 0,
-            phase: Phase::Running,
-            created: Some("2026-11-30T10:00:00Z".parse().unwrap()),
-            images: vec![
-                ("workers".into(), vec!["app:v1".into(), "side:v1".into()]),
-                ("driver".into(), vec!["drv:v1".into()]),
-            ],
-        }
-    }
-
-    fn render(summaries: &[Summary], all: bool, wide: bool) -> String {
-        let now: Timestamp = "2026-11-30T12:30:00Z".parse().unwrap();
-        let (headers, rows) = table(summaries, all, wide, now);
-        let mut out = Vec::new();
-        write_table(&mut out, &headers, &rows, false).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn namespace_table() {
-        insta::assert_snapshot!(render(&[summary("ml", "train")], false, false), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE
-        train   2          3/4     4        0           0        Running   150m
-        ");
-    }
-
-    #[test]
-    fn all_namespaces_wide_table() {
-        insta::assert_snapshot!(render(&[summary("ml", "train"), summary("research", "eval")], true, true), @r"
-        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE    IMAGES
-        ml          train   2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
-        research    eval    2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
-        ");
+        watched::write_object(out, self.plan.format, event, jobset.object())
     }
 }

@@ -10,14 +10,14 @@ use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
 use crate::execute::handover::{self, HandoverOptions, Outcome};
-use crate::execute::{DryRun, Wait, restart_jobset, wait};
+use crate::execute::{DryRun, RestartAfter};
 use crate::exit::ExitStatus;
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
 use crate::plan::lost_write::{AfterUnknown, judge_rollback};
-use crate::plan::restart::{self, Decision as RestartDecision, RestartOptions};
+use crate::plan::restart::refusal_after_change;
 use crate::plan::rollback::{
     self, Decision, explain_rejection, is_template_immutable_rejection, previous_revision,
 };
@@ -32,12 +32,10 @@ pub struct RollbackPlan {
     pub to_revision: Option<i64>,
     pub reason: Option<String>,
     pub dry_run: DryRun,
-    pub restart: bool,
+    /// `--restart` (and `--wait`): restart once the rollback has landed.
+    pub restart: Option<RestartAfter>,
     /// `--handover`: recreate the JobSet and hand its Jobs over (src/handover).
     pub handover: bool,
-    pub restart_options: RestartOptions,
-    /// `--wait`, with its timeout.
-    pub wait: Option<Wait>,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -51,7 +49,8 @@ pub async fn run(
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
     if plan.handover
-        && let Some(outcome) = resume_handover(cluster, plan, out, err).await?
+        && let Some(outcome) =
+            handover::resume_named(cluster, &plan.selection, &handover_options(plan), out, err).await?
     {
         return handed_over(cluster, plan, None, outcome, out, err).await;
     }
@@ -80,11 +79,10 @@ pub async fn run(
         Decision::Patch(ops) => ops,
     };
     // A restart that would be refused is refused before the templates change, not after.
-    if plan.restart
-        && let RestartDecision::Refuse(why) =
-            restart::plan(jobset, fleet.jobs_of(jobset), &plan.restart_options, "")
+    if let Some(after) = &plan.restart
+        && let Some(why) = refusal_after_change(jobset, fleet.jobs_of(jobset), &after.options)
     {
-        return Err(refused(jobset, format!("--restart would be refused, so nothing was changed: {why}")));
+        return Err(refused(jobset, why));
     }
     if plan.format.is_none() {
         write_preview(out, jobset, target, Palette { color: plan.color })?;
@@ -120,20 +118,9 @@ fn handover_options(plan: &RollbackPlan) -> HandoverOptions {
     )
 }
 
-/// A handover whose old JobSet is gone already (the history that chose its templates
-/// went with it): finished from its journal when this is the command that began it.
-async fn resume_handover(
-    cluster: &Cluster,
-    plan: &RollbackPlan,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Option<Outcome>> {
-    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
-    let ns = plan.selection.namespace.as_deref().unwrap_or(&cluster.namespace);
-    handover::resume_pending(cluster, ns, name, &handover_options(plan), out, err).await
-}
-
-/// After a handover: what a rollback says (and records) after its patch, or after a dry run.
+/// After a handover (begun now, or resumed from its journal: `target` is None, the
+/// history that chose its templates went with the old JobSet): what a rollback says
+/// (and records) after its patch, or after a dry run.
 async fn handed_over(
     cluster: &Cluster,
     plan: &RollbackPlan,
@@ -143,14 +130,10 @@ async fn handed_over(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
-    let Outcome::Done { uid, adopted } = outcome else {
+    if !outcome.say_done(name, err)? {
         writeln!(out, "{RESOURCE_NAME}/{name} handed over (dry run): nothing was changed")?;
         return Ok(ExitStatus::Success);
-    };
-    writeln!(
-        err,
-        "{RESOURCE_NAME}/{name} handed over: new uid {uid}, {adopted} objects adopted, running Jobs untouched"
-    )?;
+    }
     match target {
         Some(target) => finish(cluster, plan, target, out, err).await,
         None => Ok(ExitStatus::Success),
@@ -280,7 +263,7 @@ async fn finish(
         Some(format) => write_object(out, format, &jobset.object())?,
         None => writeln!(out, "{what} rolled back to revision {target}{now}")?,
     }
-    if !plan.restart {
+    let Some(after) = &plan.restart else {
         if plan.format.is_none() {
             writeln!(
                 out,
@@ -292,14 +275,15 @@ async fn finish(
             )?;
         }
         return Ok(ExitStatus::Success);
-    }
-    let (from, to) = restart_jobset(cluster, jobset, fleet.jobs_of(jobset), &plan.restart_options).await?;
-    if plan.format.is_none() {
-        writeln!(out, "{what} restarted (attempt {from} → {to})")?;
-    }
-    if let Some(how) = plan.wait.filter(|_| to > from) {
-        wait(cluster, jobset, to, &how, err).await?;
-    }
+    };
+    after
+        .run(cluster, jobset, fleet.jobs_of(jobset), err, |from, to| {
+            if plan.format.is_none() {
+                writeln!(out, "{what} restarted (attempt {from} → {to})")?;
+            }
+            Ok(())
+        })
+        .await?;
     Ok(ExitStatus::Success)
 }
 

@@ -12,12 +12,12 @@ use crate::commands::Confirm;
 use crate::diff::unified::{Palette, write_unified};
 use crate::error::{Error, Result};
 use crate::execute::handover::{self, HandoverOptions};
-use crate::execute::{DryRun, Wait, restart_jobset, wait};
+use crate::execute::{DryRun, RestartAfter};
 use crate::exit::ExitStatus;
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
-use crate::plan::restart::{self, Decision as RestartDecision, RestartOptions};
+use crate::plan::restart::{RestartOptions, refusal_after_change};
 use crate::plan::rollback::is_template_immutable_rejection;
 use crate::plan::set_image::{ImageArg, TemplateChange, is_applied};
 use crate::render::{self, Format};
@@ -32,12 +32,10 @@ pub struct SetImagePlan {
     pub dry_run: DryRun,
     /// Who asks, until the API server says.
     pub requested_by: String,
-    /// `--restart`, with what the restart says about itself.
-    pub restart: Option<RestartOptions>,
+    /// `--restart` (and `--wait`): restart each changed JobSet once its patch has landed.
+    pub restart: Option<RestartAfter>,
     /// `--handover`: recreate the JobSet with the new images and hand its Jobs over.
     pub handover: bool,
-    /// `--wait`, with its timeout.
-    pub wait: Option<Wait>,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -54,7 +52,8 @@ pub async fn run(
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
     if plan.handover
-        && let Some(outcome) = resume_handover(cluster, plan, out, err).await?
+        && let Some(outcome) =
+            handover::resume_named(cluster, &plan.selection, &handover_options(plan), out, err).await?
     {
         return handed_over(cluster, plan, outcome, out, err).await;
     }
@@ -70,13 +69,10 @@ pub async fn run(
     for jobset in &fleet.jobsets {
         let change =
             crate::plan::set_image::plan(jobset, &plan.images).map_err(|why| refused(jobset, why))?;
-        if let Some(options) = plan.restart.as_ref().filter(|_| !change.is_empty())
-            && let RestartDecision::Refuse(why) = restart::plan(jobset, fleet.jobs_of(jobset), options, "")
+        if let Some(after) = plan.restart.as_ref().filter(|_| !change.is_empty())
+            && let Some(why) = refusal_after_change(jobset, fleet.jobs_of(jobset), &after.options)
         {
-            return Err(refused(
-                jobset,
-                format!("--restart would be refused, so nothing was changed: {why}"),
-            ));
+            return Err(refused(jobset, why));
         }
         changes.push(change);
     }
@@ -162,17 +158,21 @@ async fn finish(
     let Some(Observed { fleet, .. }) = observe(cluster, &selection, Some(&options), err).await? else {
         return Ok(ExitStatus::Success);
     };
-    let Some(restart_options) = &plan.restart else { return Ok(ExitStatus::Success) };
-    let restart_options = RestartOptions { requested_by: who.to_owned(), ..restart_options.clone() };
+    let Some(after) = &plan.restart else { return Ok(ExitStatus::Success) };
+    // The restart names who the API server says asked, as the image Events do.
+    let options = RestartOptions { requested_by: who.to_owned(), ..after.options.clone() };
+    let after = RestartAfter { options, ..after.clone() };
     let several = plan.selection.namespace.is_none();
     for jobset in fleet.jobsets.iter().filter(|js| changed.iter().any(|n| n == js.name())) {
-        let (from, to) = restart_jobset(cluster, jobset, fleet.jobs_of(jobset), &restart_options).await?;
-        if plan.format.is_none() {
-            writeln!(out, "{} restarted (attempt {from} → {to}){}", subject(jobset), place(jobset, several))?;
-        }
-        if let Some(how) = plan.wait.filter(|_| to > from) {
-            wait(cluster, jobset, to, &how, err).await?;
-        }
+        after
+            .run(cluster, jobset, fleet.jobs_of(jobset), err, |from, to| {
+                if plan.format.is_none() {
+                    let (what, place) = (subject(jobset), place(jobset, several));
+                    writeln!(out, "{what} restarted (attempt {from} → {to}){place}")?;
+                }
+                Ok(())
+            })
+            .await?;
     }
     Ok(ExitStatus::Success)
 }
@@ -189,19 +189,6 @@ fn handover_options(plan: &SetImagePlan) -> HandoverOptions {
     )
 }
 
-/// A handover whose old JobSet is gone already: finished from its journal when this is
-/// the command that began it.
-async fn resume_handover(
-    cluster: &Cluster,
-    plan: &SetImagePlan,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Option<handover::Outcome>> {
-    let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
-    let ns = plan.selection.namespace.as_deref().unwrap_or(&cluster.namespace);
-    handover::resume_pending(cluster, ns, name, &handover_options(plan), out, err).await
-}
-
 /// After a handover: record the new templates with the cause, then restart if asked
 /// (the new JobSet object is found by name, as after a patch).
 async fn handed_over(
@@ -212,14 +199,10 @@ async fn handed_over(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let name = plan.selection.names.first().cloned().unwrap_or_default();
-    let handover::Outcome::Done { uid, adopted } = outcome else {
+    if !outcome.say_done(&name, err)? {
         // handover::run printed the steps; nothing was changed.
         return Ok(ExitStatus::Success);
-    };
-    writeln!(
-        err,
-        "{RESOURCE_NAME}/{name} handed over: new uid {uid}, {adopted} objects adopted, running Jobs untouched"
-    )?;
+    }
     writeln!(out, "{RESOURCE_NAME}/{name} image updated")?;
     let who = cluster.whoami().await.unwrap_or_else(|| plan.requested_by.clone());
     finish(cluster, plan, std::slice::from_ref(&name), &who, out, err).await

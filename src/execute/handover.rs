@@ -23,6 +23,7 @@ use crate::history::{JOBSET_LABEL, Templates, same_templates_by_name};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME, labels};
 use crate::plan::handover::journal::{self, Journal, Owned, Progress};
 use crate::plan::handover::{self as plan, Adoption, Stage, Step};
+use crate::select::Selection;
 
 /// Exit code of the test-only crash hook.
 pub const TEST_CRASH_CODE: i32 = 86;
@@ -53,6 +54,34 @@ pub enum Outcome {
     DryRun,
     /// Done: the new JobSet's uid and how many objects it adopted.
     Done { uid: String, adopted: usize },
+}
+
+impl Outcome {
+    /// Says on `err` what a finished handover did to `name`; false when it did nothing
+    /// (a dry run, whose steps `run` printed).
+    pub fn say_done(&self, name: &str, err: &mut dyn Write) -> Result<bool> {
+        let Outcome::Done { uid, adopted } = self else { return Ok(false) };
+        writeln!(
+            err,
+            "{RESOURCE_NAME}/{name} handed over: new uid {uid}, {adopted} objects adopted, running Jobs untouched"
+        )?;
+        Ok(true)
+    }
+}
+
+/// `--handover` in a command that names one JobSet (`rollback`, `set image`): its
+/// pending handover resumed as [`resume_pending`] does, in the command's namespace or
+/// else the context's. Call it first: the JobSet the command would read may be gone.
+pub async fn resume_named(
+    cluster: &Cluster,
+    selection: &Selection,
+    options: &HandoverOptions,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Option<Outcome>> {
+    let name = selection.names.first().map(String::as_str).unwrap_or_default();
+    let namespace = selection.namespace.as_deref().unwrap_or(&cluster.namespace);
+    resume_pending(cluster, namespace, name, options, out, err).await
 }
 
 /// Resumes a handover of `name` whose old JobSet is no longer there as it was (deleted,

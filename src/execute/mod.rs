@@ -4,9 +4,11 @@
 
 pub mod handover;
 mod restart;
+mod restart_after;
 mod wait;
 
 pub use restart::{Outcome, restart_jobset, restart_one};
+pub use restart_after::RestartAfter;
 pub use wait::{Wait, WaitFor, wait};
 
 /// `--dry-run`: `Client` decides without sending, `Server` sends with `dryRun=All`.

@@ -15,6 +15,8 @@ pub const API_GROUP: &str = "jobset.x-k8s.io";
 pub const VERSION: &str = "v1alpha2";
 pub const API_VERSION: &str = "jobset.x-k8s.io/v1alpha2";
 pub const KIND: &str = "JobSet";
+/// The resource in API paths and RBAC rules.
+pub const PLURAL: &str = "jobsets";
 /// How kubectl names the resource in `-o name` and in messages.
 pub const RESOURCE_NAME: &str = "jobset.jobset.x-k8s.io";
 
@@ -185,7 +187,7 @@ impl k8s_openapi::Resource for JobSet {
     const GROUP: &'static str = API_GROUP;
     const KIND: &'static str = KIND;
     const VERSION: &'static str = VERSION;
-    const URL_PATH_SEGMENT: &'static str = "jobsets";
+    const URL_PATH_SEGMENT: &'static str = PLURAL;
     type Scope = k8s_openapi::NamespaceResourceScope;
 }
 

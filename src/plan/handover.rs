@@ -8,7 +8,7 @@ use json_patch::Patch;
 use serde_json::{Map, Value, json};
 
 use crate::history::{Templates, canonical};
-use crate::model::jobset::{API_VERSION, ChildJob, JobSet, KIND};
+use crate::model::jobset::{API_GROUP, API_VERSION, ChildJob, JobSet, KIND, PLURAL};
 use crate::model::patch::{add, pointer, test, test_resource_version};
 
 /// The steps, in order. `name()` is what the journal and the test hook call them.
@@ -114,28 +114,25 @@ impl std::fmt::Display for Permission {
 /// Every permission the steps need. `service`: the JobSet has a headless Service;
 /// `kueue`: the Kueue API is served (its Workloads are listed).
 pub fn needed_permissions(service: bool, kueue: bool) -> Vec<Permission> {
-    let p = |verb, group, resource, subresource| Permission { verb, group, resource, subresource };
-    let mut needed = vec![
-        p("get", "jobset.x-k8s.io", "jobsets", ""),
-        p("delete", "jobset.x-k8s.io", "jobsets", ""),
-        p("create", "jobset.x-k8s.io", "jobsets", ""),
-        p("watch", "jobset.x-k8s.io", "jobsets", ""),
-        p("patch", "jobset.x-k8s.io", "jobsets", "status"),
-        p("list", "batch", "jobs", ""),
-        p("patch", "batch", "jobs", ""),
-        p("list", "apps", "controllerrevisions", ""),
-        p("patch", "apps", "controllerrevisions", ""),
-        p("get", "", "configmaps", ""),
-        p("create", "", "configmaps", ""),
-        p("update", "", "configmaps", ""),
-        p("delete", "", "configmaps", ""),
-    ];
+    // Verbs per resource, in the order they are checked and reported.
+    let on = |group, resource, subresource, verbs: &'static [&'static str]| {
+        verbs.iter().map(move |&verb| Permission { verb, group, resource, subresource })
+    };
+    let mut needed: Vec<Permission> = [
+        on(API_GROUP, PLURAL, "", &["get", "delete", "create", "watch"]),
+        on(API_GROUP, PLURAL, "status", &["patch"]),
+        on("batch", "jobs", "", &["list", "patch"]),
+        on("apps", "controllerrevisions", "", &["list", "patch"]),
+        on("", "configmaps", "", &["get", "create", "update", "delete"]),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     if service {
-        needed.push(p("get", "", "services", ""));
-        needed.push(p("patch", "", "services", ""));
+        needed.extend(on("", "services", "", &["get", "patch"]));
     }
     if kueue {
-        needed.push(p("list", "kueue.x-k8s.io", "workloads", ""));
+        needed.extend(on("kueue.x-k8s.io", "workloads", "", &["list"]));
     }
     needed
 }

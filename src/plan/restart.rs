@@ -62,6 +62,15 @@ pub fn plan(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions, now: &str
     }
 }
 
+/// Why a `--restart` after a template change (rollback, set image) would be refused,
+/// said before the templates change: a refused restart then leaves nothing changed.
+pub fn refusal_after_change(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<String> {
+    match plan(jobset, jobs, opts, "") {
+        Decision::Refuse(why) => Some(format!("--restart would be refused, so nothing was changed: {why}")),
+        _ => None,
+    }
+}
+
 fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<String> {
     if let Some(why) = cannot_restart(jobset) {
         return Some(why);

@@ -2,7 +2,10 @@
 
 pub mod documents;
 pub mod drift;
+pub mod history;
+pub mod list;
 pub mod table;
+pub mod watch;
 
 use std::io::Write;
 

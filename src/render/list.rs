@@ -1,0 +1,108 @@
+//! What `list` prints: one row per JobSet, with its restart attempt, Job counts and
+//! status (`-o wide` adds the images).
+
+use jiff::Timestamp;
+
+use crate::age::format_age;
+use crate::model::summary::Summary;
+
+/// The header of the list column that ages by itself.
+pub const AGE: &str = "AGE";
+
+/// Headers and cells of the list table; pure, with the clock passed in.
+pub fn table(
+    summaries: &[Summary],
+    all_namespaces: bool,
+    wide: bool,
+    now: Timestamp,
+) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let mut headers = vec![];
+    if all_namespaces {
+        headers.push("NAMESPACE");
+    }
+    headers.extend(["NAME", "RESTARTS", "READY", "ACTIVE", "SUCCEEDED", "FAILED", "STATUS", AGE]);
+    if wide {
+        headers.push("IMAGES");
+    }
+    let rows = summaries
+        .iter()
+        .map(|s| {
+            let mut row = vec![];
+            if all_namespaces {
+                row.push(s.namespace.clone());
+            }
+            row.extend([
+                s.name.clone(),
+                s.attempt.to_string(),
+                format!("{}/{}", s.ready, s.expected),
+                s.active.to_string(),
+                s.succeeded.to_string(),
+                s.failed.to_string(),
+                s.phase.to_string(),
+                format_age(s.created, now),
+            ]);
+            if wide {
+                row.push(images_cell(s));
+            }
+            row
+        })
+        .collect();
+    (headers, rows)
+}
+
+/// `workers=app:v1,side:v2 driver=drv:v1`
+fn images_cell(s: &Summary) -> String {
+    s.images.iter().map(|(rj, images)| format!("{rj}={}", images.join(","))).collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::summary::Phase;
+    use crate::render::table::write_table;
+
+    fn summary(ns: &str, name: &str) -> Summary {
+        Summary {
+            namespace: ns.into(),
+            name: name.into(),
+            attempt: 2,
+            expected: 4,
+            ready: 3,
+            active: 4,
+            succeeded: 0,
+            failed: 0,
+            previous: 0,
+            phase: Phase::Running,
+            created: Some("2026-11-30T10:00:00Z".parse().unwrap()),
+            images: vec![
+                ("workers".into(), vec!["app:v1".into(), "side:v1".into()]),
+                ("driver".into(), vec!["drv:v1".into()]),
+            ],
+        }
+    }
+
+    fn render(summaries: &[Summary], all: bool, wide: bool) -> String {
+        let now: Timestamp = "2026-11-30T12:30:00Z".parse().unwrap();
+        let (headers, rows) = table(summaries, all, wide, now);
+        let mut out = Vec::new();
+        write_table(&mut out, &headers, &rows, false).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn namespace_table() {
+        insta::assert_snapshot!(render(&[summary("ml", "train")], false, false), @r"
+        NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE
+        train   2          3/4     4        0           0        Running   150m
+        ");
+    }
+
+    #[test]
+    fn all_namespaces_wide_table() {
+        insta::assert_snapshot!(render(&[summary("ml", "train"), summary("research", "eval")], true, true), @r"
+        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE    IMAGES
+        ml          train   2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
+        research    eval    2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
+        ");
+    }
+}
