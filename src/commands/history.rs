@@ -481,10 +481,20 @@ fn revision_diff_json(jobset: &JobSet, from: &Revision, to: &Revision) -> Revisi
 }
 
 /// Parses `A,B` for `--diff`.
-pub fn parse_revision_pair(text: &str) -> std::result::Result<(i64, i64), String> {
-    let bad = || format!("--diff {text:?}: use two revisions, e.g. --diff 1,2 or --diff -2,-1");
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    Ok((a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?))
+pub fn parse_revision_pair(text: &str) -> std::result::Result<(i64, i64), BadRevisionPair> {
+    let bad = |source| BadRevisionPair { text: text.to_owned(), source };
+    let (a, b) = text.split_once(',').ok_or_else(|| bad(None))?;
+    Ok((a.trim().parse().map_err(|e| bad(Some(e)))?, b.trim().parse().map_err(|e| bad(Some(e)))?))
+}
+
+/// A `--diff` value that is not two revision numbers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--diff {text:?}: use two revisions, e.g. --diff 1,2 or --diff -2,-1")]
+pub struct BadRevisionPair {
+    text: String,
+    /// The number that did not parse; None without a comma.
+    #[source]
+    source: Option<std::num::ParseIntError>,
 }
 
 #[cfg(test)]
@@ -532,7 +542,10 @@ mod tests {
     fn revision_pairs() {
         assert_eq!(parse_revision_pair("1,2"), Ok((1, 2)));
         assert_eq!(parse_revision_pair("-2, -1"), Ok((-2, -1)));
-        assert!(parse_revision_pair("1").is_err());
+        assert_eq!(
+            parse_revision_pair("1").unwrap_err().to_string(),
+            r#"--diff "1": use two revisions, e.g. --diff 1,2 or --diff -2,-1"#
+        );
         assert!(parse_revision_pair("a,b").is_err());
     }
 

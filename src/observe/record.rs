@@ -284,7 +284,7 @@ async fn settle_numbers(
 async fn list_revisions_of(
     cluster: &Cluster,
     jobsets: &[&JobSet],
-) -> Result<HashMap<String, Vec<std::result::Result<Revision, String>>>> {
+) -> Result<HashMap<String, Vec<std::result::Result<Revision, history::UnreadableRevision>>>> {
     let namespace =
         jobsets.first().map(|js| js.namespace()).filter(|ns| jobsets.iter().all(|js| js.namespace() == *ns));
     let mut names: Vec<String> = jobsets.iter().map(|js| js.name().to_owned()).collect();
@@ -306,7 +306,8 @@ async fn list_revisions_of(
                 .collect::<Vec<_>>()
         })
         .await?;
-    let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>> = HashMap::new();
+    let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, history::UnreadableRevision>>> =
+        HashMap::new();
     for (uid, revision) in parsed.into_iter().flatten() {
         by_owner.entry(uid).or_default().push(revision);
     }
@@ -344,7 +345,7 @@ fn parse_revisions(
 
 /// The revisions that could be read, in number order; a warning for each of the others.
 fn readable(
-    parsed: impl IntoIterator<Item = std::result::Result<Revision, String>>,
+    parsed: impl IntoIterator<Item = std::result::Result<Revision, history::UnreadableRevision>>,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
     let mut revisions = Vec::new();

@@ -362,15 +362,25 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
     Decision::Patch { ops: Patch(ops), from: attempt, to: attempt }
 }
 
+/// A `--job` value that is not `REPLICATEDJOB/INDEX`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadJobTarget {
+    #[error("--job {0:?}: use REPLICATEDJOB/INDEX, e.g. workers/3")]
+    Shape(String),
+    #[error("--job {text:?}: the index must be a number, e.g. workers/3")]
+    Index {
+        text: String,
+        #[source]
+        source: std::num::ParseIntError,
+    },
+}
+
 /// Parses `REPLICATEDJOB/INDEX`.
-pub fn parse_job_target(text: &str) -> Result<(String, usize), String> {
-    let (rjob, index) = text
-        .rsplit_once('/')
-        .ok_or_else(|| format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"))?;
-    let index =
-        index.parse().map_err(|_| format!("--job {text:?}: the index must be a number, e.g. workers/3"))?;
+pub fn parse_job_target(text: &str) -> Result<(String, usize), BadJobTarget> {
+    let (rjob, index) = text.rsplit_once('/').ok_or_else(|| BadJobTarget::Shape(text.to_owned()))?;
+    let index = index.parse().map_err(|source| BadJobTarget::Index { text: text.to_owned(), source })?;
     if rjob.is_empty() {
-        return Err(format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"));
+        return Err(BadJobTarget::Shape(text.to_owned()));
     }
     Ok((rjob.to_owned(), index))
 }
@@ -682,8 +692,9 @@ mod tests {
     #[test]
     fn job_targets() {
         assert_eq!(parse_job_target("workers/3"), Ok(("workers".into(), 3)));
-        assert!(parse_job_target("workers").is_err());
-        assert!(parse_job_target("workers/x").is_err());
-        assert!(parse_job_target("/1").is_err());
+        let why = |text| parse_job_target(text).unwrap_err().to_string();
+        assert_eq!(why("workers"), r#"--job "workers": use REPLICATEDJOB/INDEX, e.g. workers/3"#);
+        assert_eq!(why("workers/x"), r#"--job "workers/x": the index must be a number, e.g. workers/3"#);
+        assert_eq!(why("/1"), r#"--job "/1": use REPLICATEDJOB/INDEX, e.g. workers/3"#);
     }
 }
