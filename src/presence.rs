@@ -143,6 +143,7 @@ fn set_term(term: &str, operator: &str) -> Option<(String, std::collections::BTr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use k8s_openapi::api::coordination::v1::LeaseSpec;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
     use serde_json::json;
@@ -161,12 +162,13 @@ mod tests {
     }
 
     fn jobset(namespace: &str, labels: serde_json::Value) -> JobSet {
-        serde_json::from_value(json!({
-            "apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
-            "metadata": {"name": "js", "namespace": namespace, "uid": "u", "labels": labels},
-            "spec": {"replicatedJobs": []}
-        }))
-        .unwrap()
+        testing::jobset("js")
+            .namespace(namespace)
+            .uid("u")
+            .meta("labels", labels)
+            .spec("replicatedJobs", json!([]))
+            .typed()
+            .build()
     }
 
     fn at(t: &str) -> jiff::Timestamp {

@@ -1,14 +1,14 @@
 use super::*;
+use crate::testing::{self, pod_template};
 use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 
 fn jobset(image: &str, restarts: i32) -> JobSet {
-    JobSet::from_raw(json!({
-        "metadata": {"name": "js", "namespace": "ml", "uid": "u1"},
-        "spec": {"replicatedJobs": [{"name": "w", "replicas": 2, "template": {"spec": {"template": {"spec": {
-            "containers": [{"name": "main", "image": image}]}}}}}]},
-        "status": {"restarts": restarts}
-    }))
-    .unwrap()
+    testing::jobset("js")
+        .namespace("ml")
+        .uid("u1")
+        .replicated_job("w", 2, pod_template(image))
+        .restarts(restarts)
+        .build()
 }
 
 fn observe(js: &JobSet, running: Running) -> Observation<'_> {

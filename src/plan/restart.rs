@@ -400,22 +400,21 @@ pub fn progress(jobset: &JobSet, jobs: &[ChildJob], attempt: i32, ready: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
 
     fn jobset(status: Value, spec_extra: Value) -> JobSet {
-        let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}], "failurePolicy": {"maxRestarts": 2}});
-        for (k, v) in spec_extra.as_object().unwrap() {
-            spec[k] = v.clone();
-        }
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "resourceVersion": "42"}, "spec": spec, "status": status}))
-            .unwrap()
+        testing::jobset("js")
+            .namespace("ml")
+            .resource_version("42")
+            .replicated_job("w", 2, json!({}))
+            .spec("failurePolicy", json!({"maxRestarts": 2}))
+            .spec_fields(spec_extra)
+            .status(status)
+            .build()
     }
 
     fn job(name: &str, attempt: i32, extra_labels: Value) -> ChildJob {
-        let mut labels = json!({"jobset.sigs.k8s.io/restart-attempt": attempt.to_string(), "jobset.sigs.k8s.io/replicatedjob-name": "w"});
-        for (k, v) in extra_labels.as_object().unwrap() {
-            labels[k] = v.clone();
-        }
-        serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}})).unwrap()
+        testing::job(name).attempt(attempt).replicated_job("w").labels(extra_labels).build()
     }
 
     /// Every Job of the current attempt, there and ready: no restart in progress.
