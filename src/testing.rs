@@ -109,6 +109,10 @@ pub(crate) fn job(name: &str) -> JobBuilder {
 }
 
 impl JobBuilder {
+    pub(crate) fn namespace(self, namespace: &str) -> Self {
+        self.meta("namespace", namespace)
+    }
+
     /// Any metadata field (such as `deletionTimestamp`).
     pub(crate) fn meta(mut self, key: &str, value: impl Into<Value>) -> Self {
         self.0["metadata"][key] = value.into();
@@ -177,6 +181,38 @@ pub(crate) fn revision(owner: &str, owner_uid: &str, number: i64) -> RevisionBui
 }
 
 impl RevisionBuilder {
+    pub(crate) fn name(self, name: &str) -> Self {
+        self.meta("name", name)
+    }
+
+    pub(crate) fn namespace(self, namespace: &str) -> Self {
+        self.meta("namespace", namespace)
+    }
+
+    pub(crate) fn resource_version(self, resource_version: &str) -> Self {
+        self.meta("resourceVersion", resource_version)
+    }
+
+    fn meta(mut self, key: &str, value: &str) -> Self {
+        self.object["metadata"][key] = json!(value);
+        self
+    }
+
+    pub(crate) fn label(mut self, key: &str, value: &str) -> Self {
+        self.object["metadata"]["labels"][key] = json!(value);
+        self
+    }
+
+    pub(crate) fn annotation(mut self, key: &str, value: &str) -> Self {
+        self.object["metadata"]["annotations"][key] = json!(value);
+        self
+    }
+
+    /// The restart attempts credited to the revision, as stored (`0-2,5`).
+    pub(crate) fn attempts(self, attempts: &str) -> Self {
+        self.annotation(history::ATTEMPTS_ANNOTATION, attempts)
+    }
+
     /// The template of replicatedJob `name`, after those added before.
     pub(crate) fn template(mut self, name: &str, template: Value) -> Self {
         let rjobs = self.object["data"]["replicatedJobs"].as_array_mut().expect("a list");

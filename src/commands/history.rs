@@ -502,6 +502,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::testing;
 
     #[test]
     fn image_changes_read_like_a_sentence() {
@@ -550,19 +551,17 @@ mod tests {
     }
 
     fn revision(number: i64, image: &str, attempts: &str, cause: Option<&str>) -> Revision {
-        let mut annotations = json!({crate::history::FORMAT_ANNOTATION: crate::history::FORMAT,
-            crate::history::ATTEMPTS_ANNOTATION: attempts, crate::history::RECORDED_ANNOTATION: "2026-11-30T12:00:00Z"});
-        if let Some(cause) = cause {
-            annotations[crate::history::CHANGE_CAUSE] = json!(cause);
-        }
-        let object = json!({
-            "metadata": {"name": format!("train-{number}"),
-                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "u1"}],
-                "labels": {crate::history::HASH_LABEL: format!("hash{number}")}, "annotations": annotations},
-            "data": {"replicatedJobs": [{"name": "workers", "template": {"spec": {"template": {"spec": {
-                "containers": [{"name": "trainer", "image": image}]}}}}}]},
-            "revision": number});
-        crate::history::parse(&serde_json::from_value(object).unwrap(), "u1").unwrap()
+        let revision = testing::revision("train", "u1", number)
+            .label(crate::history::HASH_LABEL, &format!("hash{number}"))
+            .attempts(attempts)
+            .annotation(crate::history::RECORDED_ANNOTATION, "2026-11-30T12:00:00Z");
+        let revision = match cause {
+            Some(cause) => revision.annotation(crate::history::CHANGE_CAUSE, cause),
+            None => revision,
+        };
+        let template =
+            json!({"spec": {"template": {"spec": {"containers": [{"name": "trainer", "image": image}]}}}});
+        revision.template("workers", template).build()
     }
 
     fn history_fixture() -> (JobSet, Vec<Revision>) {

@@ -581,6 +581,7 @@ mod tests {
 
     use super::*;
     use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use crate::testing;
     use std::sync::Arc;
 
     fn template(image: &str) -> Value {
@@ -588,13 +589,7 @@ mod tests {
     }
 
     fn revision(number: i64, image: &str) -> Revision {
-        let object = json!({
-            "metadata": {"name": format!("js-{number}"),
-                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u"}],
-                "annotations": {history::FORMAT_ANNOTATION: history::FORMAT}},
-            "data": history::data(&vec![("w".to_owned(), template(image))]),
-            "revision": number});
-        history::parse(&serde_json::from_value(object).unwrap(), "u").unwrap()
+        testing::revision("js", "u", number).template("w", template(image)).build()
     }
 
     /// Replicated job `w` on the spec's `spec` image; `outdated` Jobs run `live`.

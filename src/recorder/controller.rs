@@ -891,24 +891,20 @@ async fn shutdown_signal() -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use serde_json::json;
 
     fn jobset(restarts: i32) -> JobSet {
-        JobSet::from_raw(json!({
-            "metadata": {"name": "js", "namespace": "ns", "uid": "u1"},
-            "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {}}}]},
-            "status": {"restarts": restarts}
-        }))
-        .unwrap()
+        testing::jobset("js")
+            .namespace("ns")
+            .uid("u1")
+            .replicated_job("w", 1, json!({"spec": {}}))
+            .restarts(restarts)
+            .build()
     }
 
     fn job(attempt: &str) -> ChildJob {
-        serde_json::from_value(json!({
-            "metadata": {"name": format!("js-w-0-{attempt}"), "namespace": "ns",
-                         "labels": {labels::RESTART_ATTEMPT: attempt}},
-            "spec": {}
-        }))
-        .unwrap()
+        testing::job(&format!("js-w-0-{attempt}")).namespace("ns").attempt(attempt).spec(json!({})).build()
     }
 
     #[test]
@@ -919,15 +915,13 @@ mod tests {
     }
 
     fn revision(name: &str, number: i64, attempts: &str, rv: &str) -> Revision {
-        let object: ControllerRevision = serde_json::from_value(json!({
-            "metadata": {"name": name, "namespace": "ns", "resourceVersion": rv,
-                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u1"}],
-                "annotations": {history::FORMAT_ANNOTATION: history::FORMAT, history::ATTEMPTS_ANNOTATION: attempts}},
-            "data": {"replicatedJobs": [{"name": "w", "template": {"spec": {}}}]},
-            "revision": number
-        }))
-        .unwrap();
-        history::parse(&object, "u1").unwrap()
+        testing::revision("js", "u1", number)
+            .name(name)
+            .namespace("ns")
+            .resource_version(rv)
+            .attempts(attempts)
+            .template("w", json!({"spec": {}}))
+            .build()
     }
 
     #[test]
