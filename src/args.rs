@@ -129,7 +129,7 @@ fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartP
     if args.select.names.is_empty() && args.select.selector.is_none() && !args.select.all_namespaces {
         return Err(Error::Usage("name the JobSets to restart, or select them with -l or -A".into()));
     }
-    let job = args.job.as_deref().map(parse_job_target).transpose().map_err(Error::Usage)?;
+    let job = args.job.as_deref().map(parse_job_target).transpose().map_err(usage)?;
     if job.is_some() {
         validate_job_restart(args)?;
     }
@@ -171,6 +171,11 @@ fn validate_job_restart(args: &cli::RestartArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A parser's typed error as a usage error: the command line's message is its text.
+fn usage(why: impl std::fmt::Display) -> Error {
+    Error::Usage(why.to_string())
 }
 
 fn validate_timeout(timeout: std::time::Duration) -> Result<()> {
@@ -226,7 +231,7 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     if args.handover && names.len() != 1 {
         return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
     }
-    let images = crate::plan::set_image::parse_image_args(images).map_err(Error::Usage)?;
+    let images = crate::plan::set_image::parse_image_args(images).map_err(usage)?;
     validate_timeout(args.with_restart.timeout)?;
     if let Some(reason) = &args.reason
         && reason.trim().is_empty()

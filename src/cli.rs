@@ -571,16 +571,27 @@ pub struct CompleteArgs {
 /// Parses kubectl-style durations: Go durations such as `30s`, `1m`, `1m30s`, `500ms`,
 /// `2h` (via `kube::core::Duration`), or a bare number of seconds (as kubectl's
 /// --request-timeout accepts).
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let bad = || format!("invalid duration {text:?}: use a number with a unit, e.g. 30s, 1m, 500ms");
+pub fn parse_duration(text: &str) -> Result<Duration, BadDuration> {
+    let bad = |source| BadDuration { text: text.to_owned(), source };
     if let Ok(seconds) = text.parse::<u64>() {
         return Ok(Duration::from_secs(seconds));
     }
     match text.parse::<kube::core::Duration>() {
         // Go accepts "" as nothing at all, and signed durations; a timeout is neither.
         Ok(d) if !text.is_empty() && !d.is_negative() => Ok(d.into()),
-        _ => Err(bad()),
+        Ok(_) => Err(bad(None)),
+        Err(e) => Err(bad(Some(e))),
     }
+}
+
+/// A duration flag's value that is not a duration (clap prints it after the flag).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid duration {text:?}: use a number with a unit, e.g. 30s, 1m, 500ms")]
+pub struct BadDuration {
+    text: String,
+    /// Why Go's grammar rejects it; None for a negative or empty duration.
+    #[source]
+    source: Option<kube::core::duration::ParseError>,
 }
 
 #[cfg(test)]
@@ -770,7 +781,7 @@ mod tests {
         assert!(parse_duration("1m30").is_err());
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(
-            parse_duration("5x").unwrap_err(),
+            parse_duration("5x").unwrap_err().to_string(),
             "invalid duration \"5x\": use a number with a unit, e.g. 30s, 1m, 500ms"
         );
     }

@@ -50,6 +50,9 @@ pub mod recorder;
 pub mod render;
 pub mod runs;
 pub mod select;
+/// Builders of JobSets, Jobs and revisions for the unit tests.
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::io::Write;
 use std::sync::Arc;

@@ -84,11 +84,11 @@ pub fn presence(lease: &Lease, now: jiff::Timestamp) -> Option<Scope> {
 
 /// Parses kubectl's label-selector grammar (`a=b`, `a==b`, `a!=b`, `a in (x,y)`,
 /// `a notin (x,y)`, `a`, `!a`, comma-separated) into a selector we can match locally.
-pub fn parse_label_selector(text: &str) -> Result<Selector, String> {
+pub fn parse_label_selector(text: &str) -> Result<Selector, BadSelector> {
     let mut expressions = Vec::new();
     for term in split_terms(text) {
         let term = term.trim();
-        let bad = || format!("cannot parse label selector term {term:?}");
+        let bad = || BadSelector(term.to_owned());
         let expression = if let Some(key) = term.strip_prefix('!') {
             Expression::DoesNotExist(key.trim().to_owned())
         } else if let Some((key, values)) = set_term(term, " notin ") {
@@ -108,6 +108,11 @@ pub fn parse_label_selector(text: &str) -> Result<Selector, String> {
     }
     Ok(expressions.into_iter().collect())
 }
+
+/// A label-selector term that is none of kubectl's forms.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot parse label selector term {0:?}")]
+pub struct BadSelector(pub String);
 
 /// Commas separate terms, except inside `( … )`.
 fn split_terms(text: &str) -> Vec<&str> {
@@ -138,6 +143,7 @@ fn set_term(term: &str, operator: &str) -> Option<(String, std::collections::BTr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use k8s_openapi::api::coordination::v1::LeaseSpec;
     use k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime;
     use serde_json::json;
@@ -156,12 +162,13 @@ mod tests {
     }
 
     fn jobset(namespace: &str, labels: serde_json::Value) -> JobSet {
-        serde_json::from_value(json!({
-            "apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
-            "metadata": {"name": "js", "namespace": namespace, "uid": "u", "labels": labels},
-            "spec": {"replicatedJobs": []}
-        }))
-        .unwrap()
+        testing::jobset("js")
+            .namespace(namespace)
+            .uid("u")
+            .meta("labels", labels)
+            .spec("replicatedJobs", json!([]))
+            .typed()
+            .build()
     }
 
     fn at(t: &str) -> jiff::Timestamp {

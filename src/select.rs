@@ -93,13 +93,24 @@ pub fn parse_name(raw: &str) -> Result<String> {
     Ok(name.to_owned())
 }
 
+/// Why a name is not one Kubernetes accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+enum BadName {
+    #[error("it is empty")]
+    Empty,
+    #[error("it is longer than {0} characters")]
+    TooLong(usize),
+    #[error("use lowercase letters, digits and '-', starting and ending with a letter or digit")]
+    Characters,
+}
+
 /// RFC 1123 subdomain, as Kubernetes requires of object names.
-fn validate_dns_subdomain(name: &str) -> std::result::Result<(), String> {
+fn validate_dns_subdomain(name: &str) -> std::result::Result<(), BadName> {
     if name.is_empty() {
-        return Err("it is empty".into());
+        return Err(BadName::Empty);
     }
     if name.len() > 253 {
-        return Err("it is longer than 253 characters".into());
+        return Err(BadName::TooLong(253));
     }
     for part in name.split('.') {
         validate_label_chars(part)?;
@@ -108,20 +119,18 @@ fn validate_dns_subdomain(name: &str) -> std::result::Result<(), String> {
 }
 
 /// RFC 1123 label, as Kubernetes requires of namespace names.
-fn validate_dns_label(name: &str) -> std::result::Result<(), String> {
+fn validate_dns_label(name: &str) -> std::result::Result<(), BadName> {
     if name.len() > 63 {
-        return Err("it is longer than 63 characters".into());
+        return Err(BadName::TooLong(63));
     }
     validate_label_chars(name)
 }
 
-fn validate_label_chars(part: &str) -> std::result::Result<(), String> {
+fn validate_label_chars(part: &str) -> std::result::Result<(), BadName> {
     let ok_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
     let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
     if part.is_empty() || !part.chars().all(ok_char) || !part.starts_with(alnum) || !part.ends_with(alnum) {
-        return Err(
-            "use lowercase letters, digits and '-', starting and ending with a letter or digit".into()
-        );
+        return Err(BadName::Characters);
     }
     Ok(())
 }

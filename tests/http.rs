@@ -1,44 +1,24 @@
-//! HTTP-level tests: the exact requests commands send, against a scripted API server
-//! (tower-test). They pin request shapes; the e2e suite proves behaviour.
+//! HTTP-level tests: the exact requests commands send, against the mock API server
+//! (tests/support/api_server.rs). They pin request shapes; the e2e suite proves behaviour.
+
+#[path = "support/api_server.rs"]
+mod api_server;
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use http::{Request, Response, StatusCode};
-use kube::Client;
-use kube::client::Body;
-use kubectl_jobset::cluster::Cluster;
-use kubectl_jobset::cluster::request_log::RequestLog;
+use api_server::{ApiServer, Received, Reply, list};
+use http::{Method, StatusCode};
 use kubectl_jobset::commands::list::{ListPlan, run};
 use kubectl_jobset::error::Error;
 use kubectl_jobset::render::Format;
 use kubectl_jobset::select::Selection;
 use serde_json::{Value, json};
 
-type Handle = tower_test::mock::Handle<Request<Body>, Response<Body>>;
-
-fn mock_cluster(namespace: &str) -> (Cluster, Handle, Arc<RequestLog>) {
-    let (service, handle) = tower_test::mock::pair::<Request<Body>, Response<Body>>();
-    let log = Arc::new(RequestLog::quiet());
-    let cluster = Cluster::from_client(Client::new(service, namespace), namespace, log.clone());
-    (cluster, handle, log)
-}
-
-fn respond(send: tower_test::mock::SendResponse<Response<Body>>, status: StatusCode, body: Value) {
-    let response =
-        Response::builder().status(status).body(Body::from(serde_json::to_vec(&body).unwrap())).unwrap();
-    send.send_response(response);
-}
-
 fn jobset(name: &str, ns: &str) -> Value {
     json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
         "metadata": {"name": name, "namespace": ns, "uid": format!("uid-{name}"), "creationTimestamp": "2026-11-30T10:00:00Z"},
         "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "app:v1"}]}}}}}]},
         "status": {"restarts": 0}})
-}
-
-fn list(items: Vec<Value>, continue_token: Option<&str>) -> Value {
-    json!({"apiVersion": "v1", "kind": "List", "metadata": {"continue": continue_token.unwrap_or("")}, "items": items})
 }
 
 fn plan(names: &[&str], all: bool, ns: &str) -> ListPlan {
@@ -51,29 +31,19 @@ fn plan(names: &[&str], all: bool, ns: &str) -> ListPlan {
     }
 }
 
-/// Serves requests by path; the list of (method, path-and-query) seen is returned.
-async fn serve(mut handle: Handle, mut answer: impl FnMut(&str) -> (StatusCode, Value)) -> Vec<String> {
-    let mut seen = Vec::new();
-    while let Ok(Some((request, send))) =
-        tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-    {
-        let uri = request.uri().to_string();
-        seen.push(format!("{} {uri}", request.method()));
-        let (status, body) = answer(&uri);
-        respond(send, status, body);
-    }
-    seen.sort();
-    seen
+/// Serves requests by path and query; the sorted list of `METHOD path?query` seen is returned.
+async fn serve(api: ApiServer, mut answer: impl FnMut(&str) -> Reply) -> Vec<String> {
+    sorted(api.serve(|request| answer(&request.uri)).await.iter().map(Received::line).collect())
 }
 
 #[tokio::test]
 async fn list_in_a_namespace_is_two_paginated_lists() {
-    let (cluster, handle, _) = mock_cluster("ml");
-    let server = tokio::spawn(serve(handle, |uri| {
+    let (cluster, api) = api_server::cluster("ml");
+    let server = tokio::spawn(serve(api, |uri| {
         if uri.contains("/jobsets") {
-            (StatusCode::OK, list(vec![jobset("a", "ml")], None))
+            Reply::ok(list(vec![jobset("a", "ml")], None))
         } else {
-            (StatusCode::OK, list(vec![], None))
+            Reply::ok(list(vec![], None))
         }
     }));
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -90,12 +60,12 @@ async fn list_in_a_namespace_is_two_paginated_lists() {
 
 #[tokio::test]
 async fn one_name_is_a_get_and_a_selected_job_list() {
-    let (cluster, handle, _) = mock_cluster("ml");
-    let server = tokio::spawn(serve(handle, |uri| {
+    let (cluster, api) = api_server::cluster("ml");
+    let server = tokio::spawn(serve(api, |uri| {
         if uri.contains("/jobsets/") {
-            (StatusCode::OK, jobset("train", "ml"))
+            Reply::ok(jobset("train", "ml"))
         } else {
-            (StatusCode::OK, list(vec![], None))
+            Reply::ok(list(vec![], None))
         }
     }));
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -111,14 +81,14 @@ async fn one_name_is_a_get_and_a_selected_job_list() {
 
 #[tokio::test]
 async fn continue_tokens_are_followed() {
-    let (cluster, handle, _) = mock_cluster("ml");
-    let server = tokio::spawn(serve(handle, |uri| {
+    let (cluster, api) = api_server::cluster("ml");
+    let server = tokio::spawn(serve(api, |uri| {
         if !uri.contains("/jobsets") {
-            (StatusCode::OK, list(vec![], None))
+            Reply::ok(list(vec![], None))
         } else if uri.contains("continue=page2") {
-            (StatusCode::OK, list(vec![jobset("b", "x")], None))
+            Reply::ok(list(vec![jobset("b", "x")], None))
         } else {
-            (StatusCode::OK, list(vec![jobset("a", "x")], Some("page2")))
+            Reply::ok(list(vec![jobset("a", "x")], Some("page2")))
         }
     }));
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -134,16 +104,12 @@ async fn continue_tokens_are_followed() {
 
 #[tokio::test]
 async fn a_cluster_without_the_jobset_api_gets_an_install_hint() {
-    let (cluster, handle, _) = mock_cluster("ml");
-    tokio::spawn(serve(handle, |uri| {
+    let (cluster, api) = api_server::cluster("ml");
+    tokio::spawn(serve(api, |uri| {
         if uri.contains("/jobsets") {
-            (
-                StatusCode::NOT_FOUND,
-                json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                "message": "the server could not find the requested resource", "reason": "NotFound", "code": 404}),
-            )
+            Reply::status(404, "NotFound", "the server could not find the requested resource")
         } else {
-            (StatusCode::OK, list(vec![], None))
+            Reply::ok(list(vec![], None))
         }
     }));
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -188,9 +154,9 @@ struct FakeApi {
 impl FakeApi {
     async fn diff(&self, format: kubectl_jobset::commands::diff::DiffFormat) -> (Vec<String>, Vec<Value>) {
         use kubectl_jobset::commands::diff::{DiffPlan, run as diff};
-        let (cluster, handle, _) = mock_cluster("ml");
+        let (cluster, server) = api_server::cluster("ml");
         let api = self.clone();
-        let server = tokio::spawn(async move { api.serve(handle).await });
+        let server = tokio::spawn(async move { api.serve(server).await });
         let plan = DiffPlan {
             selection: Selection::new(&[], false, None, "ml").unwrap(),
             format,
@@ -203,41 +169,36 @@ impl FakeApi {
         server.await.unwrap()
     }
 
-    async fn serve(&self, mut handle: Handle) -> (Vec<String>, Vec<Value>) {
-        let (mut seen, mut probes) = (Vec::new(), Vec::new());
-        while let Ok(Some((request, send))) =
-            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-        {
-            let (parts, body) = request.into_parts();
-            seen.push(format!("{} {}", parts.method, parts.uri));
-            let body = body.collect_bytes().await.unwrap();
-            let path = parts.uri.path();
-            if parts.method == http::Method::POST && path.ends_with("/controllerrevisions") {
-                let mut revision: Value = serde_json::from_slice(&body).unwrap();
-                revision["metadata"]["resourceVersion"] = json!("1");
-                self.revisions.lock().unwrap().push(revision.clone());
-                respond(send, StatusCode::CREATED, revision);
-            } else if path.ends_with("/controllerrevisions") {
-                respond(send, StatusCode::OK, list(self.revisions.lock().unwrap().clone(), None));
-            } else if parts.method == http::Method::POST {
-                let probe: Value = serde_json::from_slice(&body).unwrap();
-                probes.push(probe.clone());
-                let mut created = probe;
-                created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
-                respond(send, StatusCode::CREATED, created);
-            } else if path.ends_with("/jobsets") {
-                respond(send, StatusCode::OK, list(self.jobsets.clone(), None));
-            } else if path.ends_with("/jobs") {
-                respond(send, StatusCode::OK, list(self.jobs.clone(), None));
-            } else {
-                respond(
-                    send,
-                    StatusCode::NOT_FOUND,
-                    json!({"kind": "Status", "code": 404, "reason": "NotFound"}),
-                );
-            }
-        }
-        (seen, probes)
+    async fn serve(&self, server: ApiServer) -> (Vec<String>, Vec<Value>) {
+        let mut probes = Vec::new();
+        let seen = server
+            .serve(|request| {
+                let path = request.path();
+                if request.method == Method::POST && path.ends_with("/controllerrevisions") {
+                    let mut revision = request.body.clone();
+                    revision["metadata"]["resourceVersion"] = json!("1");
+                    self.revisions.lock().unwrap().push(revision.clone());
+                    Reply::created(revision)
+                } else if path.ends_with("/controllerrevisions") {
+                    Reply::ok(list(self.revisions.lock().unwrap().clone(), None))
+                } else if request.method == Method::POST {
+                    probes.push(request.body.clone());
+                    let mut created = request.body.clone();
+                    created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
+                    Reply::created(created)
+                } else if path.ends_with("/jobsets") {
+                    Reply::ok(list(self.jobsets.clone(), None))
+                } else if path.ends_with("/jobs") {
+                    Reply::ok(list(self.jobs.clone(), None))
+                } else {
+                    Reply::json(
+                        StatusCode::NOT_FOUND,
+                        json!({"kind": "Status", "code": 404, "reason": "NotFound"}),
+                    )
+                }
+            })
+            .await;
+        (seen.iter().map(Received::line).collect(), probes)
     }
 }
 
@@ -310,60 +271,35 @@ async fn diff_of_a_fleet_that_runs_its_spec_makes_no_dry_run_and_reads_history_b
 #[tokio::test]
 async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
     use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
-    let (cluster, mut handle, _) = mock_cluster("ml");
-    let server = tokio::spawn(async move {
-        while let Ok(Some((request, send))) =
-            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-        {
-            let (parts, body) = request.into_parts();
-            let body = body.collect_bytes().await.unwrap();
-            let path = parts.uri.path();
-            if parts.method == http::Method::POST && path.ends_with("/jobs") {
-                let probe: Value = serde_json::from_slice(&body).unwrap();
-                if probe["spec"]["template"]["spec"]["containers"][0]["image"] == "bad" {
-                    respond(
-                        send,
-                        StatusCode::UNPROCESSABLE_ENTITY,
-                        json!({"kind": "Status", "apiVersion": "v1",
-                        "status": "Failure", "reason": "Invalid", "code": 422,
-                        "message": "Job.batch \"x\" is invalid: spec.template.spec.restartPolicy: Required value"}),
-                    );
-                } else {
-                    respond(send, StatusCode::CREATED, probe);
-                }
-            } else if path.ends_with("/jobsets") {
-                respond(
-                    send,
-                    StatusCode::OK,
-                    list(
-                        vec![jobset_running("bad", "bad", &[]), jobset_running("good", "app:v2", &[])],
-                        None,
-                    ),
-                );
-            } else if path.ends_with("/jobs") {
-                respond(
-                    send,
-                    StatusCode::OK,
-                    list(
-                        vec![
-                            defaulted_child_job("bad", "app:v1", &[]),
-                            defaulted_child_job("good", "app:v1", &[]),
-                        ],
-                        None,
-                    ),
-                );
-            } else if parts.method == http::Method::GET {
-                respond(send, StatusCode::OK, list(vec![], None));
+    let (cluster, api) = api_server::cluster("ml");
+    let server = tokio::spawn(api.serve(|request| {
+        let path = request.path();
+        if request.method == Method::POST && path.ends_with("/jobs") {
+            let probe = &request.body;
+            if probe["spec"]["template"]["spec"]["containers"][0]["image"] == "bad" {
+                Reply::status(
+                    422,
+                    "Invalid",
+                    "Job.batch \"x\" is invalid: spec.template.spec.restartPolicy: Required value",
+                )
             } else {
-                respond(
-                    send,
-                    StatusCode::FORBIDDEN,
-                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                    "reason": "Forbidden", "code": 403, "message": "forbidden"}),
-                );
+                Reply::created(probe.clone())
             }
+        } else if path.ends_with("/jobsets") {
+            Reply::ok(list(
+                vec![jobset_running("bad", "bad", &[]), jobset_running("good", "app:v2", &[])],
+                None,
+            ))
+        } else if path.ends_with("/jobs") {
+            let jobs =
+                vec![defaulted_child_job("bad", "app:v1", &[]), defaulted_child_job("good", "app:v1", &[])];
+            Reply::ok(list(jobs, None))
+        } else if request.method == Method::GET {
+            Reply::ok(list(vec![], None))
+        } else {
+            Reply::status(403, "Forbidden", "forbidden")
         }
-    });
+    }));
     let plan = DiffPlan {
         selection: Selection::new(&[], false, None, "ml").unwrap(),
         format: DiffFormat::Summary,
@@ -417,57 +353,47 @@ fn restarted(attempt: i64) -> Value {
 
 /// Answers a restart conversation; `patch_status` decides the PATCH response.
 async fn restart_server(
-    handle: Handle,
+    api: ApiServer,
     patch_status: impl FnMut(usize) -> StatusCode,
     get_attempt: impl FnMut(usize) -> i64,
-) -> Vec<(String, Value)> {
-    restart_server_answering(handle, patch_status, get_attempt, || restarted(1)).await
+) -> Vec<Received> {
+    restart_server_answering(api, patch_status, get_attempt, || restarted(1)).await
 }
 
 /// `restart_server`, with `patched` as the successful PATCH's answer.
 async fn restart_server_answering(
-    mut handle: Handle,
+    api: ApiServer,
     mut patch_status: impl FnMut(usize) -> StatusCode,
     mut get_attempt: impl FnMut(usize) -> i64,
     patched: impl Fn() -> Value,
-) -> Vec<(String, Value)> {
-    let mut seen = Vec::new();
+) -> Vec<Received> {
     let (mut patches, mut gets) = (0, 0);
-    while let Ok(Some((request, send))) =
-        tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-    {
-        let (parts, body) = request.into_parts();
-        let body = body.collect_bytes().await.unwrap();
-        let body: Value = if body.is_empty() { Value::Null } else { serde_json::from_slice(&body).unwrap() };
-        let content_type =
-            parts.headers.get("content-type").map(|v| v.to_str().unwrap().to_owned()).unwrap_or_default();
-        seen.push((format!("{} {} {content_type}", parts.method, parts.uri), body.clone()));
-        let path = parts.uri.path().to_owned();
-        if parts.method == http::Method::PATCH {
+    api.serve(|request| {
+        let path = request.path();
+        if request.method == Method::PATCH {
             patches += 1;
             match patch_status(patches) {
-                StatusCode::OK => respond(send, StatusCode::OK, patched()),
-                code => respond(
-                    send,
-                    code,
-                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                    "message": "the server rejected our request due to an error in our request", "reason": "Invalid", "code": code.as_u16()}),
+                StatusCode::OK => Reply::ok(patched()),
+                code => Reply::status(
+                    code.as_u16(),
+                    "Invalid",
+                    "the server rejected our request due to an error in our request",
                 ),
             }
         } else if path.ends_with("/selfsubjectreviews") {
-            respond(send, StatusCode::CREATED, json!({"status": {"userInfo": {"username": "alice"}}}));
+            Reply::created(json!({"status": {"userInfo": {"username": "alice"}}}))
         } else if path.ends_with("/events") {
-            respond(send, StatusCode::CREATED, body);
+            Reply::created(request.body.clone())
         } else if path.ends_with("/jobsets/train") {
             gets += 1;
-            respond(send, StatusCode::OK, restarted(get_attempt(gets)));
+            Reply::ok(restarted(get_attempt(gets)))
         } else if path.ends_with("/jobs") {
-            respond(send, StatusCode::OK, list(vec![child_job("train", "ml", 0)], None));
+            Reply::ok(list(vec![child_job("train", "ml", 0)], None))
         } else {
-            respond(send, StatusCode::OK, list(vec![], None));
+            Reply::ok(list(vec![], None))
         }
-    }
-    seen
+    })
+    .await
 }
 
 /// The JobSet's one Job, of `attempt`, as the controller creates it.
@@ -483,19 +409,23 @@ fn child_job(jobset: &str, ns: &str, attempt: i64) -> Value {
 
 #[tokio::test]
 async fn restart_sends_one_guarded_json_patch_to_the_status_subresource() {
-    let (cluster, handle, _) = mock_cluster("ml");
-    let server = tokio::spawn(restart_server(handle, |_| StatusCode::OK, |_| 0));
+    let (cluster, api) = api_server::cluster("ml");
+    let server = tokio::spawn(restart_server(api, |_| StatusCode::OK, |_| 0));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
         .await
         .unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
     let seen = server.await.unwrap();
-    let (request, patch) = seen.iter().find(|(r, _)| r.starts_with("PATCH")).unwrap();
+    let request = seen.iter().find(|r| r.method == Method::PATCH).unwrap();
     assert_eq!(
-        request,
-        "PATCH /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset application/json-patch+json"
+        (request.line().as_str(), request.content_type.as_str()),
+        (
+            "PATCH /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status?&fieldManager=kubectl-jobset",
+            "application/json-patch+json"
+        )
     );
+    let patch = &request.body;
     let condition = &patch[2]["value"];
     assert_eq!(
         patch,
@@ -507,10 +437,11 @@ async fn restart_sends_one_guarded_json_patch_to_the_status_subresource() {
                 "lastTransitionTime": condition["lastTransitionTime"]}}
         ])
     );
-    let (_, event) = seen
+    let event = &seen
         .iter()
-        .find(|(r, _)| r.starts_with("POST /apis/events.k8s.io/v1/namespaces/ml/events"))
-        .expect("an Event");
+        .find(|r| r.line().starts_with("POST /apis/events.k8s.io/v1/namespaces/ml/events"))
+        .expect("an Event")
+        .body;
     assert_eq!(event["reason"], "ManualRestart");
     assert_eq!(event["action"], "Restart");
     assert_eq!(event["type"], "Normal");
@@ -526,10 +457,10 @@ async fn restart_sends_one_guarded_json_patch_to_the_status_subresource() {
 
 #[tokio::test]
 async fn a_lost_race_rereads_and_reports_already_restarted() {
-    let (cluster, handle, _) = mock_cluster("ml");
+    let (cluster, api) = api_server::cluster("ml");
     // The first GET sees attempt 0; the PATCH's test op fails (422); the re-read sees 1.
     let server = tokio::spawn(restart_server(
-        handle,
+        api,
         |_| StatusCode::UNPROCESSABLE_ENTITY,
         |n| if n == 1 { 0 } else { 1 },
     ));
@@ -542,17 +473,17 @@ async fn a_lost_race_rereads_and_reports_already_restarted() {
         "jobset.jobset.x-k8s.io/train already restarted (attempt 1)\n"
     );
     let seen = server.await.unwrap();
-    let patches = seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count();
+    let patches = seen.iter().filter(|r| r.method == Method::PATCH).count();
     assert_eq!(patches, 1, "no second restart: {seen:?}");
-    assert!(!seen.iter().any(|(r, _)| r.contains("/events")), "no Event for a restart we did not make");
+    assert!(!seen.iter().any(|r| r.uri.contains("/events")), "no Event for a restart we did not make");
 }
 
 #[tokio::test]
 async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
-    let (cluster, handle, _) = mock_cluster("ml");
+    let (cluster, api) = api_server::cluster("ml");
     // The test op fails once because the controller wrote status, but the attempt is unchanged.
     let server = tokio::spawn(restart_server(
-        handle,
+        api,
         |n| if n == 1 { StatusCode::CONFLICT } else { StatusCode::OK },
         |_| 0,
     ));
@@ -562,54 +493,49 @@ async fn an_unrelated_status_change_is_retried_on_the_fresh_object() {
         .unwrap();
     assert_eq!(String::from_utf8(out).unwrap(), "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
     let seen = server.await.unwrap();
-    assert_eq!(seen.iter().filter(|(r, _)| r.starts_with("PATCH")).count(), 2);
+    assert_eq!(seen.iter().filter(|r| r.method == Method::PATCH).count(), 2);
 }
 
 #[tokio::test]
 async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
     use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
-    let (cluster, mut handle, _) = mock_cluster("ml");
+    let (cluster, api) = api_server::cluster("ml");
     let in_ns = |name: &str, ns: &str| {
         let mut js = jobset_running(name, "app:v1", &[]);
         js["metadata"]["namespace"] = json!(ns);
         js
     };
     let server = tokio::spawn(async move {
-        let (mut seen, mut stored) = (Vec::new(), Vec::<Value>::new());
-        while let Ok(Some((request, send))) =
-            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-        {
-            let (parts, body) = request.into_parts();
-            let body = body.collect_bytes().await.unwrap();
-            let path = parts.uri.path().to_owned();
-            seen.push(format!("{} {path}", parts.method));
-            if parts.method == http::Method::POST && path.contains("/namespaces/locked/") {
-                respond(
-                    send,
-                    StatusCode::FORBIDDEN,
-                    json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
-                    "reason": "Forbidden", "code": 403, "details": {"kind": "controllerrevisions", "group": "apps"},
-                    "message": "controllerrevisions.apps is forbidden: User \"carol\" cannot create resource \"controllerrevisions\" in API group \"apps\" in the namespace \"locked\""}),
-                );
-            } else if parts.method == http::Method::POST {
-                let revision: Value = serde_json::from_slice(&body).unwrap();
-                stored.push(revision.clone());
-                respond(send, StatusCode::CREATED, revision);
-            } else if path.ends_with("/controllerrevisions") {
-                respond(send, StatusCode::OK, list(stored.clone(), None));
-            } else if path.ends_with("/jobsets") {
-                let jobsets = vec![
-                    in_ns("a", "locked"),
-                    in_ns("b", "locked"),
-                    in_ns("c", "locked"),
-                    in_ns("d", "open"),
-                ];
-                respond(send, StatusCode::OK, list(jobsets, None));
-            } else {
-                respond(send, StatusCode::OK, list(vec![], None));
-            }
-        }
-        seen
+        let mut stored = Vec::<Value>::new();
+        let seen = api
+            .serve(|request| {
+                let path = request.path();
+                if request.method == Method::POST && path.contains("/namespaces/locked/") {
+                    Reply::json(
+                        StatusCode::FORBIDDEN,
+                        json!({"kind": "Status", "apiVersion": "v1", "status": "Failure",
+                        "reason": "Forbidden", "code": 403, "details": {"kind": "controllerrevisions", "group": "apps"},
+                        "message": "controllerrevisions.apps is forbidden: User \"carol\" cannot create resource \"controllerrevisions\" in API group \"apps\" in the namespace \"locked\""}),
+                    )
+                } else if request.method == Method::POST {
+                    stored.push(request.body.clone());
+                    Reply::created(request.body.clone())
+                } else if path.ends_with("/controllerrevisions") {
+                    Reply::ok(list(stored.clone(), None))
+                } else if path.ends_with("/jobsets") {
+                    let jobsets = vec![
+                        in_ns("a", "locked"),
+                        in_ns("b", "locked"),
+                        in_ns("c", "locked"),
+                        in_ns("d", "open"),
+                    ];
+                    Reply::ok(list(jobsets, None))
+                } else {
+                    Reply::ok(list(vec![], None))
+                }
+            })
+            .await;
+        seen.iter().map(|r| format!("{} {}", r.method, r.path())).collect::<Vec<_>>()
     });
     let plan = DiffPlan {
         selection: Selection::new(&[], true, None, "ml").unwrap(),
@@ -637,7 +563,7 @@ async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
 #[tokio::test]
 async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
     use kubectl_jobset::commands::history::{HistoryPlan, run as history};
-    let (cluster, handle, _) = mock_cluster("ml");
+    let (cluster, api) = api_server::cluster("ml");
     let at_attempt = |restarts: i64| {
         let mut js = jobset("train", "ml");
         js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"] =
@@ -656,39 +582,34 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
         "data": {"replicatedJobs": [{"name": "w", "template": jobset("train", "ml")["spec"]["replicatedJobs"][0]["template"]}]},
         "revision": 1});
     let server = tokio::spawn(async move {
-        let mut handle = handle;
         let (mut jobset_gets, mut stored) = (0, vec![v1]);
-        while let Ok(Some((request, send))) =
-            tokio::time::timeout(Duration::from_millis(300), handle.next_request()).await
-        {
-            let (parts, body) = request.into_parts();
-            let body = body.collect_bytes().await.unwrap();
-            let path = parts.uri.path().to_owned();
+        api.serve(|request| {
+            let path = request.path();
             if path.ends_with("/jobsets/train") {
                 jobset_gets += 1;
-                respond(send, StatusCode::OK, at_attempt(if jobset_gets == 1 { 0 } else { 1 }));
-            } else if path.ends_with("/jobs") && parts.method == http::Method::GET {
-                respond(send, StatusCode::OK, list(vec![job.clone()], None));
-            } else if path.ends_with("/controllerrevisions") && parts.method == http::Method::POST {
-                let mut revision: Value = serde_json::from_slice(&body).unwrap();
+                Reply::ok(at_attempt(if jobset_gets == 1 { 0 } else { 1 }))
+            } else if path.ends_with("/jobs") && request.method == Method::GET {
+                Reply::ok(list(vec![job.clone()], None))
+            } else if path.ends_with("/controllerrevisions") && request.method == Method::POST {
+                let mut revision = request.body.clone();
                 revision["metadata"]["resourceVersion"] = json!("9");
                 stored.push(revision.clone());
-                respond(send, StatusCode::CREATED, revision);
+                Reply::created(revision)
             } else if path.ends_with("/controllerrevisions") {
-                respond(send, StatusCode::OK, list(stored.clone(), None));
-            } else if parts.method == http::Method::POST {
-                let mut created: Value = serde_json::from_slice(&body).unwrap();
+                Reply::ok(list(stored.clone(), None))
+            } else if request.method == Method::POST {
+                let mut created = request.body.clone();
                 created["metadata"]["name"] = json!("kubectl-jobset-probe-x1");
-                respond(send, StatusCode::CREATED, created);
+                Reply::created(created)
             } else {
-                respond(
-                    send,
+                Reply::json(
                     StatusCode::NOT_FOUND,
                     json!({"kind": "Status", "apiVersion": "v1",
                     "status": "Failure", "reason": "NotFound", "code": 404}),
-                );
+                )
             }
-        }
+        })
+        .await;
         (jobset_gets, stored)
     });
     let plan = HistoryPlan {
@@ -716,7 +637,7 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
 
 #[tokio::test]
 async fn a_restart_that_lands_on_a_jobset_that_just_finished_is_not_reported_as_restarted() {
-    let (cluster, handle, _) = mock_cluster("ml");
+    let (cluster, api) = api_server::cluster("ml");
     // The JobSet completes between our read and our patch: the test op on the attempt
     // still passes, and the answer shows a finished JobSet the controller will not touch.
     let completed = || {
@@ -725,7 +646,7 @@ async fn a_restart_that_lands_on_a_jobset_that_just_finished_is_not_reported_as_
         js["status"]["conditions"] = json!([{"type": "Completed", "status": "True"}]);
         js
     };
-    let server = tokio::spawn(restart_server_answering(handle, |_| StatusCode::OK, |_| 0, completed));
+    let server = tokio::spawn(restart_server_answering(api, |_| StatusCode::OK, |_| 0, completed));
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let error =
         kubectl_jobset::commands::restart::run(&cluster, &restart_plan("train"), &mut out, &mut err, None)
@@ -737,5 +658,5 @@ async fn a_restart_that_lands_on_a_jobset_that_just_finished_is_not_reported_as_
     assert!(message.contains("completed just before the restart reached it"), "{message}");
     assert!(message.contains("no Job was restarted"), "{message}");
     let seen = server.await.unwrap();
-    assert!(!seen.iter().any(|(r, _)| r.contains("/events")), "no Event for a restart that did nothing");
+    assert!(!seen.iter().any(|r| r.uri.contains("/events")), "no Event for a restart that did nothing");
 }

@@ -315,7 +315,7 @@ fn target_revision<'v>(view: &'v View, to_revision: Option<i64>) -> Result<&'v R
                 let known: Vec<String> = view.revisions.iter().map(|r| r.number.to_string()).collect();
                 bad_revision(
                     view.jobset,
-                    &format!(
+                    format!(
                         "no revision before the spec's (revision {spec}); recorded revisions: {}",
                         known.join(", ")
                     ),

@@ -67,8 +67,8 @@ pub async fn run(
     // one that cannot take the images stops the command with nothing changed.
     let mut changes = Vec::new();
     for jobset in &fleet.jobsets {
-        let change =
-            crate::plan::set_image::plan(jobset, &plan.images).map_err(|why| refused(jobset, why))?;
+        let change = crate::plan::set_image::plan(jobset, &plan.images)
+            .map_err(|why| refused(jobset, why.to_string()))?;
         if let Some(after) = plan.restart.as_ref().filter(|_| !change.is_empty())
             && let Some(why) = refusal_after_change(jobset, fleet.jobs_of(jobset), &after.options)
         {

@@ -209,17 +209,18 @@ fn name_claims(jobset: &JobSet, pod_spec: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
 
     fn jobset(spec_extra: Value) -> JobSet {
-        let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {
-            "metadata": {"labels": {"team": "ml"}},
+        let template = json!({"metadata": {"labels": {"team": "ml"}},
             "spec": {"parallelism": 2, "template": {"metadata": {"labels": {"app": "x"}}, "spec": {
-                "containers": [{"name": "c", "image": "app:v1", "volumeMounts": [{"name": "data", "mountPath": "/d"}]}]}}}}}]});
-        for (k, v) in spec_extra.as_object().unwrap() {
-            spec[k] = v.clone();
-        }
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"}, "spec": spec}))
-            .unwrap()
+                "containers": [{"name": "c", "image": "app:v1", "volumeMounts": [{"name": "data", "mountPath": "/d"}]}]}}}});
+        testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .replicated_job("w", 2, template)
+            .spec_fields(spec_extra)
+            .build()
     }
 
     #[test]

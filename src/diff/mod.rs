@@ -285,27 +285,31 @@ pub fn job_range(names: &[String]) -> String {
 mod tests {
     use super::normalize::normalize;
     use super::*;
+    use crate::testing;
     use serde_json::json;
 
     fn jobset(image: &str, replicas: i32, status: Value) -> JobSet {
-        JobSet::from_raw(json!({
-            "metadata": {"name": "js", "namespace": "ml", "uid": "u"},
-            "spec": {"replicatedJobs": [{"name": "w", "replicas": replicas, "template": {"spec": {"parallelism": 1,
-                "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}}}]},
-            "status": status
-        }))
-        .unwrap()
+        let template = json!({"spec": {"parallelism": 1,
+            "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}});
+        testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .replicated_job("w", replicas, template)
+            .status(status)
+            .build()
     }
 
     fn job(index: u32, attempt: &str, image: &str) -> ChildJob {
-        normalize::normalize_child(serde_json::from_value(json!({
-            "metadata": {"name": format!("js-w-{index}"), "labels": {
-                "jobset.sigs.k8s.io/restart-attempt": attempt, "jobset.sigs.k8s.io/replicatedjob-name": "w",
-                "jobset.sigs.k8s.io/job-index": index.to_string()}},
-            "spec": {"parallelism": 1, "selector": {}, "template": {"metadata": {"labels": {"job-name": "x"}},
-                "spec": {"containers": [{"name": "main", "image": image}]}}}
-        }))
-        .unwrap())
+        let spec = json!({"parallelism": 1, "selector": {}, "template": {"metadata": {"labels": {"job-name": "x"}},
+            "spec": {"containers": [{"name": "main", "image": image}]}}});
+        normalize::normalize_child(
+            testing::job(&format!("js-w-{index}"))
+                .attempt(attempt)
+                .replicated_job("w")
+                .index(index)
+                .spec(spec)
+                .build(),
+        )
     }
 
     fn expected(js: &JobSet) -> BTreeMap<String, Normalized> {

@@ -155,24 +155,38 @@ pub fn parse_attempts(text: &str) -> BTreeSet<i32> {
     out
 }
 
+/// Why a ControllerRevision under our labels is not read as one of a JobSet's revisions
+/// (each is warned about, then ignored).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UnreadableRevision {
+    #[error("controllerrevision {name} is not owned by this JobSet")]
+    NotOwned { name: String },
+    #[error("controllerrevision {name} carries kubectl-jobset labels but not our data format; ignored")]
+    OtherFormat { name: String },
+    #[error("controllerrevision {name} has no replicatedJobs in its data; ignored")]
+    NoTemplates { name: String },
+    #[error("controllerrevision {name} has corrupt data; ignored")]
+    Corrupt { name: String },
+    #[error("controllerrevision {name} has no revision number; ignored")]
+    Unnumbered { name: String },
+}
+
 /// Reads one of our ControllerRevisions; `Err` says why it is ignored.
-pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, String> {
+pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, UnreadableRevision> {
     let meta = &stored.metadata;
     let name = meta.name.clone().unwrap_or_else(|| "<unnamed>".into());
     let owned = meta.owner_references.as_deref().unwrap_or_default().iter().any(|r| r.uid == owner_uid);
     if !owned {
-        return Err(format!("controllerrevision {name} is not owned by this JobSet"));
+        return Err(UnreadableRevision::NotOwned { name });
     }
     let text = |key: &str| meta.annotations.as_ref().and_then(|a| a.get(key)).cloned();
     if text(FORMAT_ANNOTATION).as_deref() != Some(FORMAT) {
-        return Err(format!(
-            "controllerrevision {name} carries kubectl-jobset labels but not our data format; ignored"
-        ));
+        return Err(UnreadableRevision::OtherFormat { name });
     }
     let data = stored.data.as_ref().map(|d| &d.0).unwrap_or(&Value::Null);
     let templates = parse_templates(&name, data)?;
     if stored.revision <= 0 {
-        return Err(format!("controllerrevision {name} has no revision number; ignored"));
+        return Err(UnreadableRevision::Unnumbered { name });
     }
     let label = meta.labels.as_ref().and_then(|l| l.get(HASH_LABEL)).cloned();
     Ok(Revision {
@@ -191,15 +205,15 @@ pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, S
 }
 
 /// `data.replicatedJobs` of a revision, or why it cannot be read.
-fn parse_templates(name: &str, data: &Value) -> Result<Templates, String> {
+fn parse_templates(name: &str, data: &Value) -> Result<Templates, UnreadableRevision> {
     let items = data["replicatedJobs"]
         .as_array()
-        .ok_or_else(|| format!("controllerrevision {name} has no replicatedJobs in its data; ignored"))?;
+        .ok_or_else(|| UnreadableRevision::NoTemplates { name: name.to_owned() })?;
     items
         .iter()
         .map(|item| match (item["name"].as_str(), item.get("template").filter(|t| t.is_object())) {
             (Some(rjob), Some(template)) => Ok((rjob.to_owned(), template.clone())),
-            _ => Err(format!("controllerrevision {name} has corrupt data; ignored")),
+            _ => Err(UnreadableRevision::Corrupt { name: name.to_owned() }),
         })
         .collect()
 }
@@ -262,9 +276,36 @@ impl Holder {
     }
 }
 
+/// A revision number that names no recorded revision, with the ones recorded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}; {}", asked_for(*asked), recorded(known))]
+pub struct UnknownRevision {
+    /// As given: positive, or negative to count back.
+    pub asked: i64,
+    /// The recorded revision numbers, in order.
+    pub known: Vec<i64>,
+}
+
+fn asked_for(n: i64) -> String {
+    if n == 0 {
+        "revisions start at 1 (negative numbers count back: -1 is the newest)".to_owned()
+    } else {
+        format!("revision {n} does not exist")
+    }
+}
+
+fn recorded(known: &[i64]) -> String {
+    if known.is_empty() {
+        "no revisions are recorded".to_owned()
+    } else {
+        let known: Vec<String> = known.iter().map(i64::to_string).collect();
+        format!("recorded revisions: {}", known.join(", "))
+    }
+}
+
 /// Picks revision `n`: positive is the number itself, negative counts back from the
 /// newest (-1 is the newest). 0 is not a revision.
-pub fn select(revisions: &[Revision], n: i64) -> Result<&Revision, String> {
+pub fn select(revisions: &[Revision], n: i64) -> Result<&Revision, UnknownRevision> {
     let mut sorted: Vec<&Revision> = revisions.iter().collect();
     sorted.sort_by_key(|r| r.number);
     let found = match n {
@@ -272,19 +313,7 @@ pub fn select(revisions: &[Revision], n: i64) -> Result<&Revision, String> {
         n if n > 0 => sorted.iter().copied().find(|r| r.number == n),
         n => sorted.len().checked_sub(n.unsigned_abs() as usize).and_then(|i| sorted.get(i).copied()),
     };
-    found.ok_or_else(|| {
-        let known: Vec<String> = sorted.iter().map(|r| r.number.to_string()).collect();
-        let hint = if n == 0 {
-            "revisions start at 1 (negative numbers count back: -1 is the newest)".to_owned()
-        } else {
-            format!("revision {n} does not exist")
-        };
-        if known.is_empty() {
-            format!("{hint}; no revisions are recorded")
-        } else {
-            format!("{hint}; recorded revisions: {}", known.join(", "))
-        }
-    })
+    found.ok_or_else(|| UnknownRevision { asked: n, known: sorted.iter().map(|r| r.number).collect() })
 }
 
 /// What the running Jobs of the current attempt turned out to run.

@@ -1,14 +1,14 @@
 use super::*;
+use crate::testing::{self, pod_template};
 use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
 
 fn jobset(image: &str, restarts: i32) -> JobSet {
-    JobSet::from_raw(json!({
-        "metadata": {"name": "js", "namespace": "ml", "uid": "u1"},
-        "spec": {"replicatedJobs": [{"name": "w", "replicas": 2, "template": {"spec": {"template": {"spec": {
-            "containers": [{"name": "main", "image": image}]}}}}}]},
-        "status": {"restarts": restarts}
-    }))
-    .unwrap()
+    testing::jobset("js")
+        .namespace("ml")
+        .uid("u1")
+        .replicated_job("w", 2, pod_template(image))
+        .restarts(restarts)
+        .build()
 }
 
 fn observe(js: &JobSet, running: Running) -> Observation<'_> {
@@ -184,9 +184,18 @@ fn selection_by_number_and_from_the_end() {
     assert_eq!(select(&store, 2).unwrap().number, 2);
     assert_eq!(select(&store, -1).unwrap().number, 3);
     assert_eq!(select(&store, -3).unwrap().number, 1);
-    assert!(select(&store, -4).unwrap_err().contains("recorded revisions: 1, 2, 3"));
-    assert!(select(&store, 0).unwrap_err().contains("revisions start at 1"));
-    assert!(select(&[], 1).unwrap_err().contains("no revisions are recorded"));
+    assert_eq!(
+        select(&store, -4).unwrap_err().to_string(),
+        "revision -4 does not exist; recorded revisions: 1, 2, 3"
+    );
+    assert_eq!(
+        select(&store, 0).unwrap_err().to_string(),
+        "revisions start at 1 (negative numbers count back: -1 is the newest); recorded revisions: 1, 2, 3"
+    );
+    assert_eq!(
+        select(&[], 1).unwrap_err().to_string(),
+        "revision 1 does not exist; no revisions are recorded"
+    );
 }
 
 #[test]
@@ -198,15 +207,23 @@ fn foreign_or_corrupt_revisions_are_ignored_with_a_reason() {
         .unwrap()
     };
     assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "u1").is_ok());
-    assert!(parse(&ours(json!({"replicatedJobs": []}), FORMAT), "other").unwrap_err().contains("not owned"));
-    assert!(
-        parse(&ours(json!({"spec": {}}), "something-else"), "u1")
-            .unwrap_err()
-            .contains("not our data format")
+    let why =
+        |data: Value, format: &str, owner: &str| parse(&ours(data, format), owner).unwrap_err().to_string();
+    assert_eq!(
+        why(json!({"replicatedJobs": []}), FORMAT, "other"),
+        "controllerrevision js-x is not owned by this JobSet"
     );
-    assert!(parse(&ours(json!({"spec": {}}), FORMAT), "u1").unwrap_err().contains("no replicatedJobs"));
-    assert!(
-        parse(&ours(json!({"replicatedJobs": [{"name": 3}]}), FORMAT), "u1").unwrap_err().contains("corrupt")
+    assert_eq!(
+        why(json!({"spec": {}}), "something-else", "u1"),
+        "controllerrevision js-x carries kubectl-jobset labels but not our data format; ignored"
+    );
+    assert_eq!(
+        why(json!({"spec": {}}), FORMAT, "u1"),
+        "controllerrevision js-x has no replicatedJobs in its data; ignored"
+    );
+    assert_eq!(
+        why(json!({"replicatedJobs": [{"name": 3}]}), FORMAT, "u1"),
+        "controllerrevision js-x has corrupt data; ignored"
     );
 }
 

@@ -8,7 +8,7 @@ use crate::error::Error;
 use crate::model::jobset::JobSet;
 
 /// A revision that cannot be used, said with the JobSet it belongs to.
-pub fn bad_revision(jobset: &JobSet, why: &str) -> Error {
+pub fn bad_revision(jobset: &JobSet, why: impl std::fmt::Display) -> Error {
     Error::NoSuchRevision(format!("jobset {}/{}: {why}", jobset.namespace(), jobset.name()))
 }
 

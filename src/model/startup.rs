@@ -195,19 +195,19 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
+    use crate::testing;
 
     fn jobset(spec: Value) -> JobSet {
-        JobSet::from_raw(json!({"metadata": {"name": "js"}, "spec": spec, "status": {"restarts": 1}}))
-            .unwrap()
+        testing::jobset("js").spec_fields(spec).restarts(1).build()
     }
 
     fn job(rjob: &str, index: i32, attempt: i32, status: Value) -> ChildJob {
-        serde_json::from_value(json!({
-            "metadata": {"name": format!("js-{rjob}-{index}"), "labels": {
-                "jobset.sigs.k8s.io/restart-attempt": attempt.to_string(),
-                "jobset.sigs.k8s.io/replicatedjob-name": rjob}},
-            "spec": {"parallelism": 1, "completions": 1}, "status": status}))
-        .unwrap()
+        testing::job(&format!("js-{rjob}-{index}"))
+            .attempt(attempt)
+            .replicated_job(rjob)
+            .spec(json!({"parallelism": 1, "completions": 1}))
+            .status(status)
+            .build()
     }
 
     fn names(rjobs: Vec<&ReplicatedJob>) -> Vec<&str> {

@@ -100,27 +100,30 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use serde_json::{Value, json};
 
     fn jobset(status: Value, suspend: bool) -> JobSet {
-        JobSet::from_raw(json!({
-            "metadata": {"name": "js", "namespace": "ml", "uid": "u1", "creationTimestamp": "2026-11-30T10:00:00Z"},
-            "spec": {"suspend": suspend, "replicatedJobs": [
-                {"name": "workers", "replicas": 2, "template": {"spec": {"parallelism": 1, "template": {"spec": {"containers": [{"name": "w", "image": "app:v1"}]}}}}},
-                {"name": "driver", "template": {"spec": {"template": {"spec": {"containers": [{"name": "d", "image": "drv:v1"}]}}}}}
-            ]},
-            "status": status
-        }))
-        .unwrap()
+        let pod = |name: &str, image: &str| json!({"spec": {"containers": [{"name": name, "image": image}]}});
+        testing::jobset("js")
+            .namespace("ml")
+            .uid("u1")
+            .meta("creationTimestamp", "2026-11-30T10:00:00Z")
+            .spec("suspend", suspend)
+            .replicated_job("workers", 2, json!({"spec": {"parallelism": 1, "template": pod("w", "app:v1")}}))
+            .replicated_job_raw(
+                json!({"name": "driver", "template": {"spec": {"template": pod("d", "drv:v1")}}}),
+            )
+            .status(status)
+            .build()
     }
 
     fn job(name: &str, attempt: &str, status: Value) -> ChildJob {
-        serde_json::from_value(json!({
-            "metadata": {"name": name, "labels": {"jobset.sigs.k8s.io/restart-attempt": attempt}},
-            "spec": {"parallelism": 1, "completions": 1},
-            "status": status
-        }))
-        .unwrap()
+        testing::job(name)
+            .attempt(attempt)
+            .spec(json!({"parallelism": 1, "completions": 1}))
+            .status(status)
+            .build()
     }
 
     fn failed() -> Value {

@@ -127,15 +127,12 @@ fn compare_with(
 mod tests {
     use super::*;
     use crate::diff::normalize::normalize_child;
+    use crate::testing;
     use serde_json::json;
 
     fn jobset(container: Value) -> JobSet {
-        JobSet::from_raw(json!({
-            "metadata": {"name": "js", "namespace": "ml", "uid": "u"},
-            "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": {"spec": {
-                "template": {"spec": {"restartPolicy": "OnFailure", "containers": [container]}}}}}]}
-        }))
-        .unwrap()
+        let template = json!({"spec": {"template": {"spec": {"restartPolicy": "OnFailure", "containers": [container]}}}});
+        testing::jobset("js").namespace("ml").uid("u").replicated_job("w", 1, template).build()
     }
 
     /// A live Job as the API server stores it: the template with every default it adds.
@@ -147,18 +144,12 @@ mod tests {
         for (k, v) in extra_pod_spec.as_object().unwrap() {
             pod[k] = v.clone();
         }
-        normalize_child(
-            serde_json::from_value(json!({
-                "metadata": {"name": "js-w-0", "labels": {"jobset.sigs.k8s.io/replicatedjob-name": "w",
-                    "jobset.sigs.k8s.io/restart-attempt": "0", "jobset.sigs.k8s.io/job-index": "0"}},
-                "spec": {"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "backoffLimit": 6,
-                    "podReplacementPolicy": "TerminatingOrFailed", "suspend": false, "manualSelector": false,
-                    "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "x"}},
-                    "template": {"metadata": {"labels": {"job-name": "js-w-0", "batch.kubernetes.io/job-name": "js-w-0"}},
-                        "spec": pod}}
-            }))
-            .unwrap(),
-        )
+        let spec = json!({"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "backoffLimit": 6,
+            "podReplacementPolicy": "TerminatingOrFailed", "suspend": false, "manualSelector": false,
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "x"}},
+            "template": {"metadata": {"labels": {"job-name": "js-w-0", "batch.kubernetes.io/job-name": "js-w-0"}},
+                "spec": pod}});
+        normalize_child(testing::job("js-w-0").replicated_job("w").attempt(0).index(0).spec(spec).build())
     }
 
     fn decide(js: &JobSet, jobs: &[ChildJob]) -> bool {

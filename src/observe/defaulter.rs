@@ -24,7 +24,7 @@ const DRY_RUN_CONCURRENCY: usize = 8;
 /// rejects is kept with the reason, so that only the JobSets using it fail.
 pub struct Defaulter<'c> {
     cluster: &'c Cluster,
-    cache: HashMap<String, std::result::Result<Value, String>>,
+    cache: HashMap<String, Result<Value>>,
 }
 
 impl<'c> Defaulter<'c> {
@@ -68,7 +68,7 @@ impl<'c> Defaulter<'c> {
         for (key, answer) in answers {
             match answer {
                 Ok(job) => self.cache.insert(key, Ok(job)),
-                Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e.to_string())),
+                Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e)),
                 Err(e) => return Err(e),
             };
         }
@@ -84,8 +84,8 @@ impl<'c> Defaulter<'c> {
     }
 
     /// Why `template` could not be dry-run for `jobset`, if it could not.
-    pub fn problem(&self, jobset: &JobSet, template: &Value) -> Option<&str> {
-        self.cache.get(&Self::key_of(jobset, template))?.as_ref().err().map(String::as_str)
+    pub fn problem(&self, jobset: &JobSet, template: &Value) -> Option<&Error> {
+        self.cache.get(&Self::key_of(jobset, template))?.as_ref().err()
     }
 }
 

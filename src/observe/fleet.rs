@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::cluster::Cluster;
 use crate::diff::normalize::normalize;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
-use crate::history::Revision;
+use crate::history::{Revision, UnreadableRevision};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::select::Selection;
 
@@ -26,7 +26,7 @@ pub struct Fleet {
     /// Names asked for that do not exist (only with several names).
     pub missing: Vec<String>,
     /// Our ControllerRevisions, parsed (or why one is ignored), by owner UID.
-    revisions_by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>>,
+    revisions_by_owner: HashMap<String, Vec<std::result::Result<Revision, UnreadableRevision>>>,
     /// Why history could not be read, when it could not (e.g. RBAC).
     pub history_error: Option<Error>,
     /// Listed revisions labelled for a JobSet of the fleet that another object holds.
@@ -86,7 +86,7 @@ impl Fleet {
     }
 
     /// Takes the revisions a JobSet owns (or why each is ignored) out of the fleet.
-    pub fn take_revisions_of(&mut self, uid: &str) -> Vec<std::result::Result<Revision, String>> {
+    pub fn take_revisions_of(&mut self, uid: &str) -> Vec<std::result::Result<Revision, UnreadableRevision>> {
         self.revisions_by_owner.remove(uid).unwrap_or_default()
     }
 
@@ -146,7 +146,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
 /// held at a time): who holds it, and what it says for each of its owners (by UID).
 struct ListedRevision {
     holder: crate::history::Holder,
-    parsed: Vec<(String, std::result::Result<Revision, String>)>,
+    parsed: Vec<(String, std::result::Result<Revision, UnreadableRevision>)>,
 }
 
 impl ListedRevision {

@@ -324,7 +324,7 @@ async fn settle_numbers(
 async fn list_revisions_of(
     cluster: &Cluster,
     jobsets: &[&JobSet],
-) -> Result<HashMap<String, Vec<std::result::Result<Revision, String>>>> {
+) -> Result<HashMap<String, Vec<std::result::Result<Revision, history::UnreadableRevision>>>> {
     let namespace =
         jobsets.first().map(|js| js.namespace()).filter(|ns| jobsets.iter().all(|js| js.namespace() == *ns));
     let mut names: Vec<String> = jobsets.iter().map(|js| js.name().to_owned()).collect();
@@ -346,7 +346,8 @@ async fn list_revisions_of(
                 .collect::<Vec<_>>()
         })
         .await?;
-    let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, String>>> = HashMap::new();
+    let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, history::UnreadableRevision>>> =
+        HashMap::new();
     for (uid, revision) in parsed.into_iter().flatten() {
         by_owner.entry(uid).or_default().push(revision);
     }
@@ -384,7 +385,7 @@ fn parse_revisions(
 
 /// The revisions that could be read, in number order; a warning for each of the others.
 fn readable(
-    parsed: impl IntoIterator<Item = std::result::Result<Revision, String>>,
+    parsed: impl IntoIterator<Item = std::result::Result<Revision, history::UnreadableRevision>>,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
     let mut revisions = Vec::new();
@@ -646,6 +647,7 @@ mod tests {
 
     use super::*;
     use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use crate::testing;
     use std::sync::Arc;
 
     fn template(image: &str) -> Value {
@@ -653,13 +655,7 @@ mod tests {
     }
 
     fn revision(number: i64, image: &str) -> Revision {
-        let object = json!({
-            "metadata": {"name": format!("js-{number}"),
-                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u"}],
-                "annotations": {history::FORMAT_ANNOTATION: history::FORMAT}},
-            "data": history::data(&vec![("w".to_owned(), template(image))]),
-            "revision": number});
-        history::parse(&serde_json::from_value(object).unwrap(), "u").unwrap()
+        testing::revision("js", "u", number).template("w", template(image)).build()
     }
 
     /// Replicated job `w` on the spec's `spec` image; `outdated` Jobs run `live`.

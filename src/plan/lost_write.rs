@@ -102,12 +102,16 @@ mod tests {
     }
 
     use super::*;
+    use crate::testing;
     use serde_json::json;
 
     fn jobset(status: Value) -> JobSet {
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "resourceVersion": "42"},
-            "spec": {"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}]}, "status": status}))
-        .unwrap()
+        testing::jobset("js")
+            .namespace("ml")
+            .resource_version("42")
+            .replicated_job("w", 2, json!({}))
+            .status(status)
+            .build()
     }
 
     const OURS: &str = "restart 3 requested by alice with kubectl-jobset: new image";

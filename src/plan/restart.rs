@@ -371,15 +371,25 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
     Decision::Patch { ops: Patch(ops), from: attempt, to: attempt }
 }
 
+/// A `--job` value that is not `REPLICATEDJOB/INDEX`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadJobTarget {
+    #[error("--job {0:?}: use REPLICATEDJOB/INDEX, e.g. workers/3")]
+    Shape(String),
+    #[error("--job {text:?}: the index must be a number, e.g. workers/3")]
+    Index {
+        text: String,
+        #[source]
+        source: std::num::ParseIntError,
+    },
+}
+
 /// Parses `REPLICATEDJOB/INDEX`.
-pub fn parse_job_target(text: &str) -> Result<(String, usize), String> {
-    let (rjob, index) = text
-        .rsplit_once('/')
-        .ok_or_else(|| format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"))?;
-    let index =
-        index.parse().map_err(|_| format!("--job {text:?}: the index must be a number, e.g. workers/3"))?;
+pub fn parse_job_target(text: &str) -> Result<(String, usize), BadJobTarget> {
+    let (rjob, index) = text.rsplit_once('/').ok_or_else(|| BadJobTarget::Shape(text.to_owned()))?;
+    let index = index.parse().map_err(|source| BadJobTarget::Index { text: text.to_owned(), source })?;
     if rjob.is_empty() {
-        return Err(format!("--job {text:?}: use REPLICATEDJOB/INDEX, e.g. workers/3"));
+        return Err(BadJobTarget::Shape(text.to_owned()));
     }
     Ok((rjob.to_owned(), index))
 }
@@ -399,22 +409,21 @@ pub fn progress(jobset: &JobSet, jobs: &[ChildJob], attempt: i32, ready: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
 
     fn jobset(status: Value, spec_extra: Value) -> JobSet {
-        let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {}}], "failurePolicy": {"maxRestarts": 2}});
-        for (k, v) in spec_extra.as_object().unwrap() {
-            spec[k] = v.clone();
-        }
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "resourceVersion": "42"}, "spec": spec, "status": status}))
-            .unwrap()
+        testing::jobset("js")
+            .namespace("ml")
+            .resource_version("42")
+            .replicated_job("w", 2, json!({}))
+            .spec("failurePolicy", json!({"maxRestarts": 2}))
+            .spec_fields(spec_extra)
+            .status(status)
+            .build()
     }
 
     fn job(name: &str, attempt: i32, extra_labels: Value) -> ChildJob {
-        let mut labels = json!({"jobset.sigs.k8s.io/restart-attempt": attempt.to_string(), "jobset.sigs.k8s.io/replicatedjob-name": "w"});
-        for (k, v) in extra_labels.as_object().unwrap() {
-            labels[k] = v.clone();
-        }
-        serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}})).unwrap()
+        testing::job(name).attempt(attempt).replicated_job("w").labels(extra_labels).build()
     }
 
     /// Every Job of the current attempt, there and ready: no restart in progress.
@@ -691,8 +700,9 @@ mod tests {
     #[test]
     fn job_targets() {
         assert_eq!(parse_job_target("workers/3"), Ok(("workers".into(), 3)));
-        assert!(parse_job_target("workers").is_err());
-        assert!(parse_job_target("workers/x").is_err());
-        assert!(parse_job_target("/1").is_err());
+        let why = |text| parse_job_target(text).unwrap_err().to_string();
+        assert_eq!(why("workers"), r#"--job "workers": use REPLICATEDJOB/INDEX, e.g. workers/3"#);
+        assert_eq!(why("workers/x"), r#"--job "workers/x": the index must be a number, e.g. workers/3"#);
+        assert_eq!(why("/1"), r#"--job "/1": use REPLICATEDJOB/INDEX, e.g. workers/3"#);
     }
 }

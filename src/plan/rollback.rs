@@ -159,22 +159,21 @@ pub fn explain_rejection(jobset: &JobSet, target: &Revision) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing;
     use serde_json::json;
 
     fn jobset(templates: Value) -> JobSet {
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"},
-            "spec": {"replicatedJobs": templates, "suspend": false, "futureField": 1}}))
-        .unwrap()
+        testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .spec("replicatedJobs", templates)
+            .spec("suspend", false)
+            .spec("futureField", 1)
+            .build()
     }
 
     fn revision(number: i64, templates: Templates) -> Revision {
-        let object = json!({
-            "metadata": {"name": format!("js-{number}"),
-                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u"}],
-                "annotations": {crate::history::FORMAT_ANNOTATION: crate::history::FORMAT}},
-            "data": {"replicatedJobs": templates.iter().map(|(n, t)| json!({"name": n, "template": t})).collect::<Vec<_>>()},
-            "revision": number});
-        crate::history::parse(&serde_json::from_value(object).unwrap(), "u").unwrap()
+        testing::revision("js", "u", number).templates(&templates).build()
     }
 
     fn pod(image: &str, extra: Value) -> Value {

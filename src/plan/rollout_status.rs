@@ -102,27 +102,25 @@ mod tests {
     use super::*;
     use crate::diff::normalize::{normalize, normalize_child};
     use crate::diff::{compare, expected::expected_job};
+    use crate::testing;
 
     fn jobset(image: &str, status: Value, extra: Value) -> JobSet {
-        let mut spec = json!({"replicatedJobs": [{"name": "w", "replicas": 2, "template": {"spec": {"parallelism": 1,
-            "completions": 1, "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}}}]});
-        for (k, v) in extra.as_object().unwrap() {
-            spec[k] = v.clone();
-        }
-        JobSet::from_raw(json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u"}, "spec": spec, "status": status}))
-            .unwrap()
+        let template = json!({"spec": {"parallelism": 1, "completions": 1,
+            "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}});
+        testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .replicated_job("w", 2, template)
+            .spec_fields(extra)
+            .status(status)
+            .build()
     }
 
     fn job(index: u32, attempt: i32, image: &str, status: Value) -> ChildJob {
-        normalize_child(
-            serde_json::from_value(json!({
-                "metadata": {"name": format!("js-w-{index}"), "labels": {
-                    "jobset.sigs.k8s.io/restart-attempt": attempt.to_string(),
-                    "jobset.sigs.k8s.io/replicatedjob-name": "w", "jobset.sigs.k8s.io/job-index": index.to_string()}},
-                "spec": {"parallelism": 1, "completions": 1, "template": {"spec": {"containers": [{"name": "main", "image": image}]}}},
-                "status": status}))
-            .unwrap(),
-        )
+        let spec = json!({"parallelism": 1, "completions": 1,
+            "template": {"spec": {"containers": [{"name": "main", "image": image}]}}});
+        let job = testing::job(&format!("js-w-{index}")).attempt(attempt).replicated_job("w").index(index);
+        normalize_child(job.spec(spec).status(status).build())
     }
 
     fn look(js: &JobSet, jobs: &[ChildJob]) -> Verdict {

@@ -42,14 +42,13 @@ impl ImageArg {
 
 /// Parses the image arguments, kubectl's way: `CONTAINER=IMAGE`, `*=IMAGE`, and ours
 /// `REPLICATEDJOB/CONTAINER=IMAGE` (`*/CONTAINER`, `REPLICATEDJOB/*` too).
-pub fn parse_image_args(args: &[String]) -> Result<Vec<ImageArg>, String> {
+pub fn parse_image_args(args: &[String]) -> Result<Vec<ImageArg>, BadImageArg> {
     if args.is_empty() {
-        return Err("name at least one image to set: [REPLICATEDJOB/]CONTAINER=IMAGE, e.g. trainer=busybox:1.37 or workers/*=busybox:1.37".into());
+        return Err(BadImageArg::Missing);
     }
     let mut parsed: Vec<ImageArg> = Vec::new();
     for arg in args {
-        let bad =
-            |why: &str| format!("invalid image argument {arg:?}: {why}; use [REPLICATEDJOB/]CONTAINER=IMAGE");
+        let bad = |why: &'static str| BadImageArg::Invalid { arg: arg.clone(), why };
         let (target, image) = arg.split_once('=').ok_or_else(|| bad("no '='"))?;
         let image = image.trim();
         if image.is_empty() {
@@ -70,11 +69,25 @@ pub fn parse_image_args(args: &[String]) -> Result<Vec<ImageArg>, String> {
         }
         let next = ImageArg { replicated_job, container, image: image.to_owned() };
         if parsed.iter().any(|p| p.label() == next.label()) {
-            return Err(format!("{} is set twice: give each container one image", next.label()));
+            return Err(BadImageArg::Twice(next.label()));
         }
         parsed.push(next);
     }
     Ok(parsed)
+}
+
+/// An image argument that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadImageArg {
+    #[error(
+        "name at least one image to set: [REPLICATEDJOB/]CONTAINER=IMAGE, e.g. trainer=busybox:1.37 or workers/*=busybox:1.37"
+    )]
+    Missing,
+    #[error("invalid image argument {arg:?}: {why}; use [REPLICATEDJOB/]CONTAINER=IMAGE")]
+    Invalid { arg: String, why: &'static str },
+    /// Two arguments for one container (by its label).
+    #[error("{0} is set twice: give each container one image")]
+    Twice(String),
 }
 
 /// One container whose image changes.
@@ -180,10 +193,26 @@ impl TemplateChange {
     }
 }
 
+/// Why image arguments cannot apply to a JobSet; the message names the candidates.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CannotSetImage {
+    #[error("{arg}: jobset {jobset} has no replicatedJob {name:?}; its replicatedJobs: {}", known.join(", "))]
+    NoReplicatedJob { arg: String, jobset: String, name: String, known: Vec<String> },
+    #[error("{arg}: no container named {container:?} in jobset {jobset}; its containers: {}", known.join(", "))]
+    NoContainer { arg: String, container: String, jobset: String, known: Vec<String> },
+    /// A container name in several replicatedJobs, given without one.
+    #[error(
+        "container {container:?} is ambiguous in jobset {jobset}: it is in {}; name one as \
+         REPLICATEDJOB/CONTAINER, or all with */{container}",
+        places.join(", ")
+    )]
+    Ambiguous { container: String, jobset: String, places: Vec<String> },
+}
+
 /// The change the image arguments make to `jobset`, or why they cannot apply (an unknown
 /// replicatedJob, a container no template has, a name several replicatedJobs share):
 /// the message names the candidates.
-pub fn plan(jobset: &JobSet, args: &[ImageArg]) -> Result<TemplateChange, String> {
+pub fn plan(jobset: &JobSet, args: &[ImageArg]) -> Result<TemplateChange, CannotSetImage> {
     let rjobs = &jobset.spec.replicated_jobs;
     let mut after: Vec<Value> = rjobs.iter().map(|r| r.template.clone()).collect();
     let mut images = Vec::new();
@@ -191,13 +220,12 @@ pub fn plan(jobset: &JobSet, args: &[ImageArg]) -> Result<TemplateChange, String
         if let Some(name) = arg.replicated_job.as_deref().filter(|r| *r != "*")
             && !rjobs.iter().any(|r| r.name == name)
         {
-            let known: Vec<&str> = rjobs.iter().map(|r| r.name.as_str()).collect();
-            return Err(format!(
-                "{}: jobset {} has no replicatedJob {name:?}; its replicatedJobs: {}",
-                arg.label(),
-                jobset.name(),
-                known.join(", ")
-            ));
+            return Err(CannotSetImage::NoReplicatedJob {
+                arg: arg.label(),
+                jobset: jobset.name().to_owned(),
+                name: name.to_owned(),
+                known: rjobs.iter().map(|r| r.name.clone()).collect(),
+            });
         }
         let matched: Vec<(usize, &'static str, usize, String)> = rjobs
             .iter()
@@ -209,26 +237,22 @@ pub fn plan(jobset: &JobSet, args: &[ImageArg]) -> Result<TemplateChange, String
             .filter(|(_, _, _, name)| arg.matches_container(name))
             .collect();
         if matched.is_empty() {
-            return Err(format!(
-                "{}: no container named {:?} in jobset {}; its containers: {}",
-                arg.label(),
-                arg.container,
-                jobset.name(),
-                candidates(jobset).join(", ")
-            ));
+            return Err(CannotSetImage::NoContainer {
+                arg: arg.label(),
+                container: arg.container.clone(),
+                jobset: jobset.name().to_owned(),
+                known: candidates(jobset),
+            });
         }
         let rjobs_matched: std::collections::BTreeSet<usize> = matched.iter().map(|m| m.0).collect();
         if arg.replicated_job.is_none() && arg.container != "*" && rjobs_matched.len() > 1 {
             let names: Vec<String> =
                 rjobs_matched.iter().map(|i| format!("{}/{}", rjobs[*i].name, arg.container)).collect();
-            return Err(format!(
-                "container {:?} is ambiguous in jobset {}: it is in {}; name one as REPLICATEDJOB/CONTAINER, \
-                 or all with */{}",
-                arg.container,
-                jobset.name(),
-                names.join(", "),
-                arg.container
-            ));
+            return Err(CannotSetImage::Ambiguous {
+                container: arg.container.clone(),
+                jobset: jobset.name().to_owned(),
+                places: names,
+            });
         }
         for (i, list, c, name) in matched {
             let field = &mut after[i]["spec"]["template"]["spec"][list][c]["image"];
@@ -358,12 +382,16 @@ mod tests {
             ("a/b/c=app", "malformed"),
             ("c=a b", "spaces"),
         ] {
-            let e = parse_image_args(&[bad.to_string()]).unwrap_err();
+            let e = parse_image_args(&[bad.to_string()]).unwrap_err().to_string();
             assert!(e.contains(want), "{bad}: {e}");
         }
-        assert!(parse_image_args(&[]).unwrap_err().contains("at least one image"));
-        let twice = parse_image_args(&["c=a".into(), "c=b".into()]).unwrap_err();
-        assert!(twice.contains("c is set twice"), "{twice}");
+        assert_eq!(
+            parse_image_args(&["c=a b".into()]).unwrap_err().to_string(),
+            r#"invalid image argument "c=a b": an image cannot contain spaces; use [REPLICATEDJOB/]CONTAINER=IMAGE"#
+        );
+        assert!(parse_image_args(&[]).unwrap_err().to_string().contains("at least one image"));
+        let twice = parse_image_args(&["c=a".into(), "c=b".into()]).unwrap_err().to_string();
+        assert_eq!(twice, "c is set twice: give each container one image");
     }
 
     #[test]
@@ -415,17 +443,22 @@ mod tests {
     #[test]
     fn missing_and_ambiguous_names_the_candidates() {
         let js = jobset(None);
-        let missing = plan(&js, &args(&["nope=x:1"])).unwrap_err();
-        assert!(missing.contains("no container named \"nope\""), "{missing}");
-        assert!(
-            missing.contains("workers/setup, workers/trainer, workers/sidecar, driver/main, driver/sidecar")
+        let why = |texts: &[&str]| plan(&js, &args(texts)).unwrap_err().to_string();
+        assert_eq!(
+            why(&["nope=x:1"]),
+            "nope: no container named \"nope\" in jobset train; its containers: \
+             workers/setup, workers/trainer, workers/sidecar, driver/main, driver/sidecar"
         );
-        let ambiguous = plan(&js, &args(&["sidecar=x:1"])).unwrap_err();
-        assert!(ambiguous.contains("ambiguous") && ambiguous.contains("workers/sidecar, driver/sidecar"));
-        assert!(ambiguous.contains("*/sidecar"), "{ambiguous}");
-        let rjob = plan(&js, &args(&["ps/main=x:1"])).unwrap_err();
-        assert!(rjob.contains("no replicatedJob \"ps\"; its replicatedJobs: workers, driver"), "{rjob}");
-        assert!(plan(&js, &args(&["driver/trainer=x:1"])).unwrap_err().contains("no container named"));
+        assert_eq!(
+            why(&["sidecar=x:1"]),
+            "container \"sidecar\" is ambiguous in jobset train: it is in workers/sidecar, driver/sidecar; \
+             name one as REPLICATEDJOB/CONTAINER, or all with */sidecar"
+        );
+        assert_eq!(
+            why(&["ps/main=x:1"]),
+            "ps/main: jobset train has no replicatedJob \"ps\"; its replicatedJobs: workers, driver"
+        );
+        assert!(why(&["driver/trainer=x:1"]).contains("no container named"));
     }
 
     #[test]

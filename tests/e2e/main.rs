@@ -4,6 +4,7 @@
 
 #[path = "../support/netproxy_client.rs"]
 mod netproxy_client;
+#[path = "../support/cluster/mod.rs"]
 mod support;
 
 mod catalog;
@@ -12,6 +13,7 @@ mod errors;
 mod features;
 mod fleet;
 mod handover;
+#[path = "../support/handover_setup.rs"]
 mod handover_setup;
 mod history;
 mod history_exact;

@@ -4,9 +4,9 @@
 //! binary (cargo runs binaries one at a time, never beside the e2e binary): the crash
 //! tests share the cluster with each other; the API server test runs alone.
 
-#[path = "../e2e/handover_setup.rs"]
+#[path = "../support/handover_setup.rs"]
 mod handover_setup;
-#[path = "../e2e/support.rs"]
+#[path = "../support/cluster/mod.rs"]
 mod support;
 
 use std::io::{BufRead, BufReader, Write};

@@ -16,7 +16,7 @@
 
 #[path = "../support/netproxy_client.rs"]
 mod netproxy_client;
-#[path = "../e2e/support.rs"]
+#[path = "../support/cluster/mod.rs"]
 mod support;
 
 mod checks;

@@ -101,30 +101,31 @@ impl Journal {
     }
 
     /// Reads a stored journal; `Err` says what is wrong with it.
-    pub fn from_configmap(stored: &ConfigMap) -> Result<Journal, String> {
+    pub fn from_configmap(stored: &ConfigMap) -> Result<Journal, BadJournal> {
         let name = stored.metadata.name.clone().unwrap_or_default();
         let data = stored.data.clone().unwrap_or_default();
-        let field = |key: &str| -> Result<Value, String> {
-            let text = data.get(key).ok_or_else(|| format!("configmap {name} has no {key}"))?;
-            serde_json::from_str(text).map_err(|e| format!("configmap {name}: {key} is not JSON: {e}"))
+        let field = |key: &'static str| -> Result<Value, BadJournal> {
+            let text = data.get(key).ok_or_else(|| BadJournal::Missing { name: name.clone(), key })?;
+            serde_json::from_str(text).map_err(|source| BadJournal::NotJson {
+                name: name.clone(),
+                key,
+                source,
+            })
         };
         let progress: Progress = serde_json::from_value(field(KEY_PROGRESS)?)
-            .map_err(|e| format!("configmap {name}: {KEY_PROGRESS}: {e}"))?;
+            .map_err(|source| BadJournal::Progress { name: name.clone(), source })?;
         if progress.format != FORMAT {
-            return Err(format!(
-                "configmap {name} is a journal of format {:?}, this kubectl-jobset reads {FORMAT:?}",
-                progress.format
-            ));
+            return Err(BadJournal::Format { name, found: progress.format });
         }
         let templates = field(KEY_TEMPLATES)?
             .as_array()
-            .ok_or_else(|| format!("configmap {name}: {KEY_TEMPLATES} is not a list"))?
+            .ok_or_else(|| BadJournal::NotAList { name: name.clone() })?
             .iter()
             .map(|t| match (t["name"].as_str(), t.get("template")) {
                 (Some(n), Some(template)) => Ok((n.to_owned(), template.clone())),
-                _ => Err(format!("configmap {name}: {KEY_TEMPLATES} has an entry without name or template")),
+                _ => Err(BadJournal::Entry { name: name.clone() }),
             })
-            .collect::<Result<Templates, String>>()?;
+            .collect::<Result<Templates, BadJournal>>()?;
         Ok(Journal {
             progress,
             jobset: field(KEY_JOBSET)?,
@@ -132,6 +133,32 @@ impl Journal {
             resource_version: stored.metadata.resource_version.clone().unwrap_or_default(),
         })
     }
+}
+
+/// What is wrong with a stored journal (named, never resumed).
+#[derive(Debug, thiserror::Error)]
+pub enum BadJournal {
+    #[error("configmap {name} has no {key}")]
+    Missing { name: String, key: &'static str },
+    #[error("configmap {name}: {key} is not JSON: {source}")]
+    NotJson {
+        name: String,
+        key: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("configmap {name}: {KEY_PROGRESS}: {source}")]
+    Progress {
+        name: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("configmap {name} is a journal of format {found:?}, this kubectl-jobset reads {FORMAT:?}")]
+    Format { name: String, found: String },
+    #[error("configmap {name}: {KEY_TEMPLATES} is not a list")]
+    NotAList { name: String },
+    #[error("configmap {name}: {KEY_TEMPLATES} has an entry without name or template")]
+    Entry { name: String },
 }
 
 #[cfg(test)]
@@ -173,12 +200,29 @@ mod tests {
     fn a_damaged_or_foreign_journal_is_named_not_resumed() {
         let mut cm = journal().to_configmap();
         cm.data.as_mut().unwrap().insert(KEY_TEMPLATES.into(), "[{}]".into());
-        assert!(Journal::from_configmap(&cm).unwrap_err().contains("without name or template"));
+        let why = |cm: &ConfigMap| Journal::from_configmap(cm).unwrap_err().to_string();
+        assert_eq!(
+            why(&cm),
+            "configmap kubectl-jobset-handover-train: templates.json has an entry without name or template"
+        );
         let mut cm = journal().to_configmap();
         cm.data.as_mut().unwrap().remove(KEY_JOBSET);
-        assert!(Journal::from_configmap(&cm).unwrap_err().contains("has no jobset.json"));
+        assert_eq!(why(&cm), "configmap kubectl-jobset-handover-train has no jobset.json");
         let mut j = journal();
         j.progress.format = "handover/v0".into();
-        assert!(Journal::from_configmap(&j.to_configmap()).unwrap_err().contains("format"));
+        assert_eq!(
+            why(&j.to_configmap()),
+            "configmap kubectl-jobset-handover-train is a journal of format \"handover/v0\", this kubectl-jobset \
+             reads \"handover/v1\""
+        );
+        let mut cm = journal().to_configmap();
+        cm.data.as_mut().unwrap().insert(KEY_PROGRESS.into(), "{".into());
+        let error = Journal::from_configmap(&cm).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("configmap kubectl-jobset-handover-train: progress.json is not JSON: ")
+        );
+        assert!(std::error::Error::source(&error).is_some(), "the JSON error is kept");
     }
 }

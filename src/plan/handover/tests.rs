@@ -1,4 +1,5 @@
 use super::*;
+use crate::testing;
 use serde_json::json;
 
 fn jobset(extra_meta: Value, extra_spec: Value, status: Value) -> JobSet {
@@ -28,12 +29,9 @@ fn plain() -> JobSet {
 }
 
 fn job(name: &str, attempt: i32, deleting: bool) -> ChildJob {
-    let mut meta =
-        json!({"name": name, "labels": {"jobset.sigs.k8s.io/restart-attempt": attempt.to_string()}});
-    if deleting {
-        meta["deletionTimestamp"] = json!("2026-01-01T00:00:00Z");
-    }
-    serde_json::from_value(json!({"metadata": meta, "spec": {}})).unwrap()
+    let job = testing::job(name).attempt(attempt);
+    let job = if deleting { job.meta("deletionTimestamp", "2026-01-01T00:00:00Z") } else { job };
+    job.spec(json!({})).build()
 }
 
 fn new_templates() -> Templates {

@@ -1,66 +1,21 @@
-//! e2e support: the harness cluster (tests/cluster/cluster.sh), one fresh namespace per
-//! test, the plugin binary, and helpers that play the kubelet's part.
-//!
-//! Safety: tests only ever use the kubeconfig in the harness's state directory, and
-//! refuse to start unless the cluster behind it carries the marker ConfigMap with the
-//! id that `cluster.sh up` wrote into that same state directory.
+//! One fresh namespace per test (deleted when dropped), with the objects in it, and
+//! helpers that play the kubelet's part: pods marked Ready, Jobs failed or completed.
 
-#![allow(dead_code)]
-
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use k8s_openapi::api::batch::v1::Job;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{ListParams, Patch, PatchParams};
-use kube::config::{KubeConfigOptions, Kubeconfig};
-use kube::{Api, Client, Config};
+use kube::{Api, Client};
 use serde_json::{Value, json};
 
-/// Why e2e tests are ignored under a plain `cargo test`.
-pub const IGNORE_REASON: &str = "e2e: needs the test control plane; `make test` starts it and runs these";
+use super::harness::{admin_client, harness, wait_for};
+use super::objects::attempt_label;
+use super::plugin::{PluginOutput, run_plugin};
 
 pub const IMMUTABLE_LABEL: &str = "kubectl-jobset.test/immutable-templates";
-
-pub struct Harness {
-    pub state: PathBuf,
-    pub kubeconfig: PathBuf,
-    pub kubectl: PathBuf,
-}
-
-/// The harness cluster, checked once per test binary.
-pub fn harness() -> &'static Harness {
-    static HARNESS: OnceLock<Harness> = OnceLock::new();
-    HARNESS.get_or_init(|| {
-        let state = std::env::var_os("KJS_STATE_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".e2e-cluster"));
-        let kubeconfig = state.join("admin.kubeconfig");
-        let kubectl = state.join("bin").join("kubectl");
-        assert!(
-            kubeconfig.exists() && kubectl.exists(),
-            "no test cluster in {}: run `make test`, or `make cluster-up` before `cargo test -- --include-ignored`",
-            state.display()
-        );
-        let expected = std::fs::read_to_string(state.join("cluster-id")).expect("harness cluster-id").trim().to_owned();
-        let out = Command::new(&kubectl)
-            .args(["--kubeconfig"])
-            .arg(&kubeconfig)
-            .args(["get", "configmap", "-n", "kube-system", "kubectl-jobset-e2e", "-o", "jsonpath={.data.cluster-id}"])
-            .output()
-            .expect("run kubectl");
-        let found = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        assert_eq!(
-            found, expected,
-            "refusing to run e2e tests: the cluster behind {} is not the harness cluster",
-            kubeconfig.display()
-        );
-        Harness { state, kubeconfig, kubectl }
-    })
-}
 
 /// A fresh namespace for one test, deleted when dropped.
 pub struct TestNs {
@@ -73,13 +28,6 @@ fn unique(prefix: &str) -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos();
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     format!("{prefix}-{:x}{n}", nanos ^ std::process::id())
-}
-
-pub async fn admin_client() -> Client {
-    let h = harness();
-    let kc = Kubeconfig::read_from(&h.kubeconfig).unwrap();
-    let config = Config::from_custom_kubeconfig(kc, &KubeConfigOptions::default()).await.unwrap();
-    Client::try_from(config).unwrap()
 }
 
 impl TestNs {
@@ -283,137 +231,4 @@ impl Drop for TestNs {
             .stderr(Stdio::null())
             .status();
     }
-}
-
-pub fn attempt_label(job: &Job) -> Option<i32> {
-    job.metadata.labels.as_ref()?.get("jobset.sigs.k8s.io/restart-attempt")?.parse().ok()
-}
-
-/// The first container's image of each replicatedJob's template, in spec order.
-pub fn images(jobset: &Value) -> Vec<String> {
-    jobset["spec"]["replicatedJobs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            r["template"]["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
-        })
-        .collect()
-}
-
-pub fn image_of(job: &Job, container: usize) -> String {
-    job.spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[container]
-        .image
-        .clone()
-        .unwrap_or_default()
-}
-
-pub struct PluginOutput {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl std::fmt::Debug for PluginOutput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "exit {}\n--- stdout\n{}--- stderr\n{}", self.code, self.stdout, self.stderr)
-    }
-}
-
-/// Runs the plugin with the harness kubeconfig (unless `args` names one), and `-n` when given.
-pub fn run_plugin(args: &[&str], namespace: Option<&str>, env: &[(&str, &str)]) -> PluginOutput {
-    let h = harness();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"));
-    cmd.args(args);
-    if !args.contains(&"--kubeconfig") {
-        cmd.arg("--kubeconfig").arg(&h.kubeconfig);
-    }
-    if let Some(ns) = namespace {
-        cmd.args(["-n", ns]);
-    }
-    cmd.env_remove("KUBECONFIG").env("NO_COLOR", "1");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run kubectl-jobset");
-    PluginOutput {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-/// The plugin on a terminal (script(1) gives it a pty, so it asks before acting),
-/// stopped at its `[y/N]` prompt. `answer` then replies and collects the rest.
-pub struct AtPrompt {
-    child: std::process::Child,
-    stdout: std::io::BufReader<std::process::ChildStdout>,
-    /// Everything printed up to and including the prompt.
-    pub seen: String,
-}
-
-impl AtPrompt {
-    pub fn start(args: &str) -> AtPrompt {
-        use std::io::Read;
-        let h = harness();
-        let command = format!(
-            "{} {args} --kubeconfig {}",
-            env!("CARGO_BIN_EXE_kubectl-jobset"),
-            h.kubeconfig.display()
-        );
-        let mut child = Command::new("script")
-            .args(["-qfec", &command, "/dev/null"])
-            .env("NO_COLOR", "1")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("script(1)");
-        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let mut seen = String::new();
-        let mut chunk = [0u8; 256];
-        while !seen.contains("[y/N]") {
-            let n = stdout.get_mut().read(&mut chunk).unwrap();
-            assert!(n > 0, "no prompt: {seen}");
-            seen.push_str(&String::from_utf8_lossy(&chunk[..n]));
-        }
-        AtPrompt { child, stdout, seen }
-    }
-
-    /// Answers the prompt; returns the exit code and what was printed after it.
-    pub fn answer(mut self, reply: &str) -> (Option<i32>, String) {
-        use std::io::{BufRead, Write};
-        self.child.stdin.as_mut().unwrap().write_all(format!("{reply}\n").as_bytes()).unwrap();
-        let rest: String = self.stdout.lines().map(|l| l.unwrap() + "\n").collect();
-        (self.child.wait().unwrap().code(), rest)
-    }
-}
-
-/// Polls `check` until it returns Some, or panics after `timeout`.
-pub async fn wait_for<T, F, Fut>(what: &str, timeout: Duration, mut check: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    let start = Instant::now();
-    loop {
-        if let Some(value) = check().await {
-            return value;
-        }
-        assert!(start.elapsed() < timeout, "timed out after {timeout:?} waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-}
-
-/// A JobSet manifest with the given replicatedJobs (`name`, replicas, image).
-pub fn jobset_yaml(name: &str, jobs: &[(&str, i32, &str)], extra_spec: &str) -> String {
-    let mut yaml = format!(
-        "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: {name}\nspec:\n{extra_spec}  replicatedJobs:\n"
-    );
-    for (rj, replicas, image) in jobs {
-        yaml.push_str(&format!(
-            "  - name: {rj}\n    replicas: {replicas}\n    template:\n      spec:\n        template:\n          spec:\n            containers:\n            - name: main\n              image: {image}\n"
-        ));
-    }
-    yaml
 }

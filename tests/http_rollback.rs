@@ -1,0 +1,177 @@
+//! HTTP-level test of rollback's guarded patch, against the mock API server
+//! (tests/support/api_server.rs): the whole conversation of `rollback train
+//! --to-revision 1`, the exact JSON patch it sends (with the `test` ops that guard it),
+//! and a patch refused by its guard ending in the "changed meanwhile" refusal with
+//! nothing else written.
+
+#[path = "support/api_server.rs"]
+mod api_server;
+
+use api_server::{Reply, Scenario, Step, list};
+use kubectl_jobset::commands::rollback::{RollbackPlan, run};
+use kubectl_jobset::execute::DryRun;
+use kubectl_jobset::select::Selection;
+use serde_json::{Value, json};
+
+fn template(image: &str) -> Value {
+    json!({"spec": {"template": {"spec": {"restartPolicy": "OnFailure", "containers": [{"name": "c", "image": image}]}}}})
+}
+
+fn jobset(image: &str) -> Value {
+    json!({"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet",
+        "metadata": {"name": "train", "namespace": "ml", "uid": "uid-train", "resourceVersion": "7", "creationTimestamp": "2026-11-30T10:00:00Z"},
+        "spec": {"replicatedJobs": [{"name": "w", "replicas": 1, "template": template(image)}]},
+        "status": {"restarts": 0}})
+}
+
+fn job(image: &str) -> Value {
+    json!({"apiVersion": "batch/v1", "kind": "Job",
+        "metadata": {"name": "train-w-0", "namespace": "ml", "resourceVersion": "8",
+            "labels": {"jobset.sigs.k8s.io/jobset-name": "train", "jobset.sigs.k8s.io/replicatedjob-name": "w",
+                "jobset.sigs.k8s.io/restart-attempt": "0", "jobset.sigs.k8s.io/job-index": "0"},
+            "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "uid-train", "controller": true}]},
+        "spec": {"parallelism": 1, "completions": 1, "completionMode": "NonIndexed", "backoffLimit": 6,
+            "podReplacementPolicy": "TerminatingOrFailed", "suspend": false, "manualSelector": false,
+            "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "x"}},
+            "template": {"metadata": {"labels": {"job-name": "train-w-0", "batch.kubernetes.io/job-name": "train-w-0",
+                "batch.kubernetes.io/controller-uid": "x", "controller-uid": "x"}},
+            "spec": {"restartPolicy": "OnFailure", "dnsPolicy": "ClusterFirst", "schedulerName": "default-scheduler",
+                "securityContext": {}, "terminationGracePeriodSeconds": 30,
+                "containers": [{"name": "c", "image": image, "imagePullPolicy": "IfNotPresent", "resources": {},
+                    "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}]}}}})
+}
+
+fn revision(number: i64, image: &str, attempts: &str) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "metadata": {"name": format!("train-v{number}"), "namespace": "ml", "resourceVersion": format!("{number}"),
+            "labels": {"kubectl-jobset.io/jobset-name": "train"},
+            "annotations": {"kubectl-jobset.io/format": "replicated-job-templates/v1",
+                "kubectl-jobset.io/restart-attempts": attempts},
+            "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": "uid-train"}]},
+        "data": {"replicatedJobs": [{"name": "w", "template": template(image)}]},
+        "revision": number})
+}
+
+fn plan() -> RollbackPlan {
+    RollbackPlan {
+        selection: Selection::new(&["train".to_owned()], false, None, "ml").unwrap(),
+        to_revision: Some(1),
+        reason: None,
+        dry_run: DryRun::None,
+        restart: None,
+        handover: false,
+        format: None,
+        color: false,
+        history_limit: 10,
+    }
+}
+
+const GET_JOBSET: &str = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train";
+const LIST_JOBS: &str = "/apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name+in+%28train%29&limit=500";
+const LIST_REVISIONS: &str = "/apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name+in+%28train%29&limit=500";
+const GET_RECORDER_LEASE: &str =
+    "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kubectl-jobset-recorder";
+const PATCH_JOBSET: &str =
+    "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train?&fieldManager=kubectl-jobset";
+const DRY_RUN: &str = "/apis/batch/v1/namespaces/ml/jobs?&dryRun=All&fieldManager=kubectl-jobset";
+const PATCH_REVISION_1: &str =
+    "/apis/apps/v1/namespaces/ml/controllerrevisions/train-v1?&fieldManager=kubectl-jobset";
+const JSON_PATCH: &str = "application/json-patch+json";
+
+/// What every command reads first, concurrently: the JobSet, its Jobs, its revisions
+/// (v1 on app:v1; v2, the spec's, on app:v2 and running attempt 0) and whether a
+/// recorder runs (none).
+fn first_reads(image: &str, revisions: Vec<Value>) -> Vec<Step> {
+    vec![
+        Step::get(GET_JOBSET).reply(Reply::ok(jobset(image))),
+        Step::get(LIST_JOBS).reply(Reply::ok(list(vec![job("app:v2")], None))),
+        Step::get(LIST_REVISIONS).reply(Reply::ok(list(revisions, None))),
+        Step::get(GET_RECORDER_LEASE).reply(Reply::status(404, "NotFound", "not found")),
+    ]
+}
+
+fn recorded() -> Vec<Value> {
+    vec![revision(1, "app:v1", ""), revision(2, "app:v2", "0")]
+}
+
+/// The one rollback patch: it replaces the template only if the JobSet is still the one
+/// read (uid) and its replicatedJob still has the name and template read.
+fn guarded_patch() -> Step {
+    Step::patch(PATCH_JOBSET).content_type(JSON_PATCH).body(json!([
+        {"op": "test", "path": "/metadata/uid", "value": "uid-train"},
+        {"op": "test", "path": "/spec/replicatedJobs/0/name", "value": "w"},
+        {"op": "test", "path": "/spec/replicatedJobs/0/template", "value": template("app:v2")},
+        {"op": "replace", "path": "/spec/replicatedJobs/0/template", "value": template("app:v1")},
+    ]))
+}
+
+#[tokio::test]
+async fn rollback_sends_one_guarded_json_patch_then_records_the_revision_it_put_back() {
+    let (cluster, api) = api_server::cluster("ml");
+    // Revision 1's templates are the spec's again: it becomes revision 3, with why.
+    let mut renumbered = revision(1, "app:v1", "");
+    renumbered["revision"] = json!(3);
+    renumbered["metadata"]["annotations"]["kubernetes.io/change-cause"] = json!("rollback to revision 1");
+    let renumber = Step::patch(PATCH_REVISION_1).content_type(JSON_PATCH).body(json!([
+        {"op": "test", "path": "/revision", "value": 1},
+        {"op": "replace", "path": "/revision", "value": 3},
+        {"op": "add", "path": "/metadata/annotations/kubernetes.io~1change-cause", "value": "rollback to revision 1"},
+    ]));
+    let history_now = list(vec![renumbered.clone(), revision(2, "app:v2", "0")], None);
+    let scenario = Scenario::new()
+        .together(first_reads("app:v2", recorded()))
+        .then(guarded_patch().reply(Reply::ok(jobset("app:v1"))))
+        // After the patch: read again, and record the rollback.
+        .together(first_reads("app:v1", recorded()))
+        // The Job still runs app:v2: a dry run defaults the spec's template to compare.
+        .then(Step::post(DRY_RUN).reply(Reply::created(job("app:v1"))))
+        .then(renumber.reply(Reply::ok(renumbered)))
+        // The history read back, to say which revision the spec is now.
+        .then(Step::get(LIST_REVISIONS).reply(Reply::ok(history_now)));
+    let server = tokio::spawn(api.verify(scenario));
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&cluster, &plan(), &mut out, &mut err, None).await.unwrap();
+    server.await.unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("jobset.jobset.x-k8s.io/train rolled back to revision 1 (now revision 3)\n"),
+        "{out}"
+    );
+    assert_eq!(String::from_utf8(err).unwrap(), "");
+}
+
+/// A `test` op that fails is answered 422 with the API server's generic message; a
+/// conflict (409) means the same: someone wrote first.
+#[tokio::test]
+async fn a_patch_refused_by_its_guard_is_changed_meanwhile_and_nothing_else_is_written() {
+    let refusals = [
+        Reply::status(422, "Invalid", "the server rejected our request due to an error in our request"),
+        Reply::status(
+            409,
+            "Conflict",
+            "the object has been modified; please apply your changes to the latest version",
+        ),
+    ];
+    for refusal in refusals {
+        let (cluster, api) = api_server::cluster("ml");
+        // Someone else's edit (app:v3) landed between our read and our patch: the re-read
+        // finds the same JobSet (same uid), with their template.
+        let scenario = Scenario::new()
+            .together(first_reads("app:v2", recorded()))
+            .then(guarded_patch().reply(refusal))
+            .then(Step::get(GET_JOBSET).reply(Reply::ok(jobset("app:v3"))));
+        let server = tokio::spawn(api.verify(scenario));
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let error = run(&cluster, &plan(), &mut out, &mut err, None).await.unwrap_err();
+        // No other request: no second patch, no history written.
+        server.await.unwrap();
+        assert_eq!(
+            error.to_string(),
+            "jobset.jobset.x-k8s.io/train not rolled back: its templates were changed by someone else since \
+             they were read, so nothing was changed (their edit is kept); run the rollback again to review the \
+             new state"
+        );
+        let out = String::from_utf8(out).unwrap();
+        assert!(!out.contains("rolled back to"), "{out}");
+    }
+}
