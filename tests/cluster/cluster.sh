@@ -17,7 +17,8 @@
 #        cluster.sh fail-job NAMESPACE JOB [MESSAGE]   job gets FailureTarget; the job controller fails it
 #        cluster.sh ready-job NAMESPACE JOB            marks the Job's pods Ready
 #        cluster.sh complete-job NAMESPACE JOB         job gets SuccessCriteriaMet; the job controller completes it
-#        cluster.sh stop-component NAME | start-component NAME   (apiserver, jobset, kueue; for fault tests)
+#        cluster.sh stop-component NAME | start-component NAME   (apiserver, jobset, kueue; for fault tests;
+#                                                      while Kueue is stopped, its webhooks refuse JobSet and Job writes)
 #        cluster.sh kubectl ARGS...                    the harness's kubectl with the harness's kubeconfig
 #        cluster.sh adopt KUBECONFIG                   point the e2e tests at an existing cluster (kind, ...)
 #
@@ -365,14 +366,16 @@ install_kueue_crds() {
 # this machine. Made in a temporary directory and renamed into place, so a concurrent
 # `up` never reads half of it.
 kueue_metrics_cert() {
-  [ -s "$KUEUE_METRICS_CERTS/tls.crt" ] && [ -s "$KUEUE_METRICS_CERTS/tls.key" ] && return 0
+  have_cert() { [ -s "$KUEUE_METRICS_CERTS/tls.crt" ] && [ -s "$KUEUE_METRICS_CERTS/tls.key" ]; }
+  have_cert && return 0
   local tmp=$KUEUE_METRICS_CERTS.tmp-$$
   mkdir -p "$tmp" 2>/dev/null \
     || fail_start "Kueue reads $KUEUE_METRICS_CERTS/tls.{crt,key}, and that directory cannot be written here (run as root, create them, or set KJS_KUEUE=0)"
   openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=kueue-metrics-unused" \
     -keyout "$tmp/tls.key" -out "$tmp/tls.crt" 2>/dev/null || fail_start "could not make Kueue's metrics certificate"
-  rm -rf "$KUEUE_METRICS_CERTS"   # at most an incomplete leftover (checked above)
+  # Fails when another `up` got there first (its pair is as good), or over a non-empty leftover.
   mv -T "$tmp" "$KUEUE_METRICS_CERTS" 2>/dev/null || rm -rf "$tmp"
+  have_cert || fail_start "$KUEUE_METRICS_CERTS has no tls.crt and tls.key; remove it and retry"
 }
 
 start_kueue() {
