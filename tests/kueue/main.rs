@@ -57,9 +57,10 @@ async fn kueue_ns(prefix: &str) -> (tokio::sync::MutexGuard<'static, ()>, TestNs
     let serial = SERIAL.lock().await;
     let client = admin_client().await;
     let queues = cluster_queues(client);
+    let found = queues.get_opt(CLUSTER_QUEUE).await;
     assert!(
-        queues.get_opt(CLUSTER_QUEUE).await.expect("read ClusterQueues").is_some(),
-        "no ClusterQueue {CLUSTER_QUEUE}: these tests need the harness cluster with Kueue (not KJS_KUEUE=0)"
+        matches!(found, Ok(Some(_))),
+        "no ClusterQueue {CLUSTER_QUEUE} ({found:?}): these tests need the harness cluster with Kueue (not KJS_KUEUE=0)"
     );
     // Namespaces of earlier tests are deleted asynchronously; their workloads go with them.
     wait_for("cluster-queue to hold no workloads", Duration::from_secs(120), || async {
