@@ -2,20 +2,35 @@
 # Builds the pinned upstream binaries the e2e control plane runs: kube-apiserver,
 # kube-controller-manager, kubectl, etcd (tests/cluster/k8s/go.mod) and the JobSet
 # controller (tests/cluster/jobset/go.mod), plus the JobSet CRD from the same module.
+# `build.sh kueue` builds the Kueue manager (tests/cluster/kueue/go.mod) and copies
+# its CRDs, in a cache entry of its own (so a Kueue change never rebuilds the rest).
 #
 # The result goes to a cache directory outside the repository, keyed by everything
 # that affects the bytes (wrapper go.mod/go.sum, Go version, platform, ldflags), so a
 # second run builds nothing. Prints the directory on stdout.
 #
-# JOBSET_E2E_BIN_DIR=/path skips the build and uses prebuilt binaries from there.
+# usage: build.sh [kueue]
+# JOBSET_E2E_BIN_DIR=/path skips the build and uses prebuilt binaries from there
+# (for `build.sh kueue`: a `kueue` binary and a `kueue-crds/` directory there).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 K8S_VERSION=v1.36.3
 JOBSET_VERSION=v0.12.0
+# Kueue's version is the one its wrapper module requires.
+KUEUE_VERSION=$(sed -n 's#^[[:space:]]*sigs\.k8s\.io/kueue \(v[^ ]*\).*#\1#p' "$here/kueue/go.mod")
+what=${1:-core}
+case "$what" in core|kueue) ;; *) printf 'usage: build.sh [kueue]\n' >&2; exit 2 ;; esac
 
 log() { printf '%s\n' "$*" >&2; }
 
+if [ -n "${JOBSET_E2E_BIN_DIR:-}" ] && [ "$what" = kueue ]; then
+  for b in kueue kueue-crds; do
+    [ -e "$JOBSET_E2E_BIN_DIR/$b" ] || { log "JOBSET_E2E_BIN_DIR=$JOBSET_E2E_BIN_DIR has no $b (KJS_KUEUE=0 runs without Kueue)"; exit 1; }
+  done
+  printf '%s\n' "$JOBSET_E2E_BIN_DIR"
+  exit 0
+fi
 if [ -n "${JOBSET_E2E_BIN_DIR:-}" ]; then
   for b in kube-apiserver kube-controller-manager kubectl etcd jobset jobset.x-k8s.io_jobsets.yaml; do
     [ -e "$JOBSET_E2E_BIN_DIR/$b" ] || { log "JOBSET_E2E_BIN_DIR=$JOBSET_E2E_BIN_DIR has no $b"; exit 1; }
@@ -31,6 +46,48 @@ command -v go >/dev/null 2>&1 || {
 }
 
 export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS="-trimpath -buildvcs=false -mod=readonly"
+cache_base=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-jobset
+
+# finish TMP OUT: marks a finished build complete and moves it into place.
+finish() {
+  sync "$1"/* 2>/dev/null || true
+  touch "$1/.complete"
+  # Another build may have finished first; its result is as good as ours.
+  mv -T "$1" "$2" 2>/dev/null || rm -rf "$1"
+}
+
+if [ "$what" = kueue ]; then
+  # Fixed version stamps (no build date), so a rebuild is byte-identical and a cache hit.
+  kueue_ldflags="-s -w -X sigs.k8s.io/kueue/pkg/version.GitVersion=$KUEUE_VERSION"
+  kueue_ldflags="$kueue_ldflags -X sigs.k8s.io/kueue/pkg/version.BuildDate=2026-01-01T00:00:00Z"
+  key=$({
+    cat "$here/kueue/go.mod" "$here/kueue/go.sum"
+    go env GOVERSION GOOS GOARCH
+    printf '%s\n' "$kueue_ldflags"
+  } | sha256sum | cut -c1-16)
+  out=$cache_base/kueue-bins/$key
+  if [ -f "$out/.complete" ]; then
+    printf '%s\n' "$out"
+    exit 0
+  fi
+  mkdir -p "$cache_base/kueue-bins"
+  tmp=$out.tmp-$$
+  rm -rf "$tmp"
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp/kueue-crds"
+  start=$(date +%s)
+  log "building Kueue $KUEUE_VERSION into $out (a cold build takes about 10 minutes on 2 cores)"
+  (cd "$here/kueue" && go build -ldflags "$kueue_ldflags" -o "$tmp/kueue" sigs.k8s.io/kueue/cmd/kueue)
+  kueue_dir=$(cd "$here/kueue" && go list -m -f '{{.Dir}}' sigs.k8s.io/kueue)
+  cp "$kueue_dir"/config/components/crd/bases/*.yaml "$tmp/kueue-crds/"
+  chmod u+w "$tmp"/kueue-crds/*.yaml   # module-cache files are read-only
+  printf 'kueue %s\ngo %s\n' "$KUEUE_VERSION" "$(go env GOVERSION)" > "$tmp/VERSIONS"
+  finish "$tmp" "$out"
+  trap - EXIT
+  log "built Kueue in $(( $(date +%s) - start ))s"
+  printf '%s\n' "$out"
+  exit 0
+fi
 
 minor=${K8S_VERSION#v1.}; minor=${minor%%.*}
 k8s_ldflags="-s -w"
@@ -46,7 +103,7 @@ key=$({
   go env GOVERSION GOOS GOARCH
   printf '%s\n%s\n' "$k8s_ldflags" "$jobset_ldflags"
 } | sha256sum | cut -c1-16)
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/kubectl-jobset/k8s-bins
+cache_root=$cache_base/k8s-bins
 out=$cache_root/$key
 
 if [ -f "$out/.complete" ]; then
@@ -72,10 +129,7 @@ cp "$jobset_dir/config/components/crd/bases/jobset.x-k8s.io_jobsets.yaml" "$tmp/
 chmod u+w "$tmp/jobset.x-k8s.io_jobsets.yaml"
 etcd_version=$(cd "$here/k8s" && go list -m -f '{{.Version}}' go.etcd.io/etcd/server/v3)
 printf 'kubernetes %s\netcd %s\njobset %s\ngo %s\n' "$K8S_VERSION" "$etcd_version" "$JOBSET_VERSION" "$(go env GOVERSION)" > "$tmp/VERSIONS"
-sync "$tmp"/* 2>/dev/null || true
-touch "$tmp/.complete"
-# Another build may have finished first; its result is as good as ours.
-mv -T "$tmp" "$out" 2>/dev/null || rm -rf "$tmp"
+finish "$tmp" "$out"
 trap - EXIT
 log "built in $(( $(date +%s) - start ))s"
 printf '%s\n' "$out"

@@ -2,7 +2,14 @@
 # A real, local Kubernetes control plane for kubectl-jobset's e2e tests and playground:
 # etcd, kube-apiserver (TLS on 127.0.0.1, token auth, RBAC), kube-controller-manager
 # (job, garbage-collector and namespace controllers) and the unmodified upstream JobSet
-# controller with its webhooks served on loopback and registered by URL.
+# controller with its webhooks served on loopback and registered by URL, and beside it
+# Kueue (sigs.k8s.io/kueue, the version tests/cluster/kueue/go.mod requires), also with
+# its webhooks registered by URL, for the jobset.x-k8s.io/jobset and batch/job
+# integrations. Kueue manages only objects labelled kueue.x-k8s.io/queue-name (Kueue
+# adds that label itself in a namespace that has a LocalQueue named `default`: never
+# name one so in tests). `up` creates a ResourceFlavor default-flavor and a ClusterQueue
+# cluster-queue (cpu 4, memory 8Gi, all namespaces) that tests may patch; tests create
+# their own LocalQueues.
 # No Docker, no kubelet, no scheduler: Pods stay Pending, and the job subcommands
 # below play the kubelet's part.
 #
@@ -10,7 +17,8 @@
 #        cluster.sh fail-job NAMESPACE JOB [MESSAGE]   job gets FailureTarget; the job controller fails it
 #        cluster.sh ready-job NAMESPACE JOB            marks the Job's pods Ready
 #        cluster.sh complete-job NAMESPACE JOB         job gets SuccessCriteriaMet; the job controller completes it
-#        cluster.sh stop-component NAME | start-component NAME   (apiserver, jobset; for fault tests)
+#        cluster.sh stop-component NAME | start-component NAME   (apiserver, jobset, kueue; for fault tests;
+#                                                      while Kueue is stopped, its webhooks refuse JobSet and Job writes)
 #        cluster.sh kubectl ARGS...                    the harness's kubectl with the harness's kubeconfig
 #        cluster.sh adopt KUBECONFIG                   point the e2e tests at an existing cluster (kind, ...)
 #
@@ -18,6 +26,8 @@
 # default <repo>/.e2e-cluster. Binaries come from build.sh's cache.
 # KJS_APISERVER_EXTRA_ARGS: more kube-apiserver flags for `up` and `start-component
 # apiserver`, e.g. low in-flight limits that make it answer 429 (the throttling test).
+# KJS_KUEUE=0: `up` (and `build`) leave Kueue out entirely: no build, no CRDs, no
+# webhooks, no queues; a cluster without Kueue. Default 1.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,17 +39,23 @@ IMMUTABLE_LABEL=kubectl-jobset.test/immutable-templates
 # Test users (token auth, no groups): RBAC tests bind roles to them. e2e-fleet is bound
 # cluster-wide only while the throttling test runs (system:masters is never throttled).
 TEST_USERS="e2e-alice e2e-bob e2e-carol e2e-dave e2e-fleet"
+KUEUE_WANTED=${KJS_KUEUE:-1}
+case "$KUEUE_WANTED" in 0|1) ;; *) printf 'cluster: error: KJS_KUEUE must be 0 or 1\n' >&2; exit 2 ;; esac
+# Kueue (cmd/kueue/main.go of v0.17.0) reads a metrics certificate from this fixed path
+# whenever internal cert management is off, even with metrics off; nothing moves it.
+KUEUE_METRICS_CERTS=/etc/kueue/metrics/certs
 
 log() { printf 'cluster: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# The running cluster's components; load_ports adds kueue when it runs Kueue.
 components="etcd apiserver controller-manager jobset"
 
 pid_of() { cat "$STATE/pids/$1.pid" 2>/dev/null || true; }
 alive() { local pid; pid=$(pid_of "$1"); [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; }
 
 tails() {
-  for c in $components; do
+  for c in etcd apiserver controller-manager jobset kueue; do
     if [ -f "$STATE/logs/$c.log" ]; then
       printf '\n----- last lines of %s -----\n' "$STATE/logs/$c.log" >&2
       tail -n 25 "$STATE/logs/$c.log" >&2
@@ -61,6 +77,11 @@ free_port() {
 bins() {
   BIN=$("$here/build.sh")
   [ -x "$BIN/kube-apiserver" ] || die "no binaries in $BIN"
+  KUEUE_BIN=
+  if [ "$KUEUE_WANTED" = 1 ]; then
+    KUEUE_BIN=$("$here/build.sh" kueue)
+    [ -x "$KUEUE_BIN/kueue" ] || die "no kueue binary in $KUEUE_BIN"
+  fi
 }
 
 kc() { "$BIN/kubectl" --kubeconfig "$STATE/admin.kubeconfig" "$@"; }
@@ -97,6 +118,8 @@ make_certs() {
     }
     leaf apiserver kube-apiserver "IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,IP:10.0.0.1"
     leaf webhook/tls jobset-webhook "IP:127.0.0.1,DNS:localhost"
+    mkdir -p kueue-webhook
+    leaf kueue-webhook/tls kueue-webhook "IP:127.0.0.1,DNS:localhost"
     # A client certificate user (no groups), for tests of certificate credentials.
     openssl req -newkey rsa:2048 -nodes -keyout e2e-cert-user.key -out e2e-cert-user.csr -subj "/CN=e2e-cert-user" 2>/dev/null
     printf 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\nbasicConstraints=CA:FALSE\n' > e2e-cert-user.ext
@@ -227,6 +250,12 @@ EOF
 load_ports() {
   # shellcheck disable=SC1091
   . "$STATE/ports.env"
+  KUEUE=${KUEUE:-0}
+  components="etcd apiserver controller-manager jobset"
+  if [ "$KUEUE" = 1 ]; then
+    components="$components kueue"
+    KUEUE_BIN=$(cat "$STATE/kueue-bin-dir")
+  fi
 }
 
 start_apiserver() {
@@ -280,15 +309,170 @@ EOF
   wait_for jobset "JobSet controller /readyz" curl -fsS "http://127.0.0.1:$HEALTH_PORT/readyz"
 }
 
+# ---- Kueue ----
+
+# Kueue's URL webhooks: those of its core kinds and of the two integrations it runs
+# (paths and rules as in config/components/webhook/manifests.yaml of the Kueue module).
+# Its Pod, Deployment and StatefulSet webhooks serve integrations that are off here:
+# not registered, so they cannot slow or block anything.
+kueue_webhook_configs() {
+  local ca url
+  ca=$(base64 -w0 "$STATE/pki/ca.crt")
+  url=https://127.0.0.1:$KUEUE_WEBHOOK_PORT
+  # hook NAME PATH GROUP VERSION OPERATIONS RESOURCES
+  hook() {
+    cat <<EOF
+- name: $1
+  admissionReviewVersions: [v1]
+  sideEffects: None
+  failurePolicy: Fail
+  clientConfig: {url: "$url$2", caBundle: "$ca"}
+  rules:
+  - {apiGroups: ["$3"], apiVersions: [$4], operations: [$5], resources: [$6]}
+EOF
+  }
+  printf 'apiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\n'
+  printf 'metadata: {name: kueue-mutating-webhook-configuration}\nwebhooks:\n'
+  hook mjob.kb.io /mutate-batch-v1-job batch v1 CREATE jobs
+  hook mjobset.kb.io /mutate-jobset-x-k8s-io-v1alpha2-jobset jobset.x-k8s.io v1alpha2 CREATE jobsets
+  hook mclusterqueue.kb.io /mutate-kueue-x-k8s-io-v1beta2-clusterqueue kueue.x-k8s.io v1beta2 CREATE clusterqueues
+  hook mresourceflavor.kb.io /mutate-kueue-x-k8s-io-v1beta2-resourceflavor kueue.x-k8s.io v1beta2 CREATE resourceflavors
+  hook mworkload.kb.io /mutate-kueue-x-k8s-io-v1beta2-workload kueue.x-k8s.io v1beta2 CREATE workloads
+  printf -- '---\napiVersion: admissionregistration.k8s.io/v1\nkind: ValidatingWebhookConfiguration\n'
+  printf 'metadata: {name: kueue-validating-webhook-configuration}\nwebhooks:\n'
+  hook vjob.kb.io /validate-batch-v1-job batch v1 "CREATE, UPDATE" jobs
+  hook vjobset.kb.io /validate-jobset-x-k8s-io-v1alpha2-jobset jobset.x-k8s.io v1alpha2 "CREATE, UPDATE" jobsets
+  hook vclusterqueue.kb.io /validate-kueue-x-k8s-io-v1beta2-clusterqueue kueue.x-k8s.io v1beta2 "CREATE, UPDATE" clusterqueues
+  hook vcohort.kb.io /validate-kueue-x-k8s-io-v1beta2-cohort kueue.x-k8s.io v1beta2 "CREATE, UPDATE" cohorts
+  hook vresourceflavor.kb.io /validate-kueue-x-k8s-io-v1beta2-resourceflavor kueue.x-k8s.io v1beta2 "CREATE, UPDATE" resourceflavors
+  hook vworkload.kb.io /validate-kueue-x-k8s-io-v1beta2-workload kueue.x-k8s.io v1beta2 "CREATE, UPDATE" "workloads, workloads/status"
+}
+
+# Kueue's CRDs, server-side (several are too large for client-side apply). Installed
+# with JobSet's, before kube-controller-manager, so that its garbage collector knows
+# Workloads (owned by their JobSets) from the start. Only v1beta2 is used, so the
+# CRDs stay without their conversion webhook.
+install_kueue_crds() {
+  kc apply --server-side --field-manager=kubectl-jobset-e2e -f "$KUEUE_BIN/kueue-crds/" >/dev/null \
+    || fail_start "could not install the Kueue CRDs"
+  wait_for apiserver "the Kueue CRDs to be established" \
+    kc wait --for=condition=Established --timeout=5s -f "$KUEUE_BIN/kueue-crds/"
+  wait_for apiserver "kueue.x-k8s.io/v1beta2 to be served" kc get --raw /apis/kueue.x-k8s.io/v1beta2
+}
+
+# The certificate Kueue insists on reading (KUEUE_METRICS_CERTS above): a self-signed
+# one, written once and shared by every harness cluster on the machine (metrics are
+# off, so it is never served). Writing under /etc needs root, which the harness has on
+# this machine. Made in a temporary directory and renamed into place, so a concurrent
+# `up` never reads half of it.
+kueue_metrics_cert() {
+  have_cert() { [ -s "$KUEUE_METRICS_CERTS/tls.crt" ] && [ -s "$KUEUE_METRICS_CERTS/tls.key" ]; }
+  have_cert && return 0
+  local tmp=$KUEUE_METRICS_CERTS.tmp-$$
+  mkdir -p "$tmp" 2>/dev/null \
+    || fail_start "Kueue reads $KUEUE_METRICS_CERTS/tls.{crt,key}, and that directory cannot be written here (run as root, create them, or set KJS_KUEUE=0)"
+  openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=kueue-metrics-unused" \
+    -keyout "$tmp/tls.key" -out "$tmp/tls.crt" 2>/dev/null || fail_start "could not make Kueue's metrics certificate"
+  # Fails when another `up` got there first (its pair is as good), or over a non-empty leftover.
+  mv -T "$tmp" "$KUEUE_METRICS_CERTS" 2>/dev/null || rm -rf "$tmp"
+  have_cert || fail_start "$KUEUE_METRICS_CERTS has no tls.crt and tls.key; remove it and retry"
+}
+
+start_kueue() {
+  kueue_metrics_cert
+  cat > "$STATE/kueue-config.yaml" <<EOF
+apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+namespace: kueue-system
+# Only objects labelled kueue.x-k8s.io/queue-name are Kueue's (the default, stated).
+manageJobsWithoutQueueName: false
+leaderElection:
+  leaderElect: false
+internalCertManagement:
+  enable: false
+webhook:
+  host: 127.0.0.1
+  port: $KUEUE_WEBHOOK_PORT
+  certDir: $STATE/pki/kueue-webhook
+metrics:
+  bindAddress: "0"
+health:
+  healthProbeBindAddress: 127.0.0.1:$KUEUE_HEALTH_PORT
+integrations:
+  frameworks: [batch/job, jobset.x-k8s.io/jobset]
+EOF
+  # VisibilityOnDemand off: its API server needs an APIService, and Kueue exits when it
+  # cannot start it.
+  KUBECONFIG=$STATE/admin.kubeconfig start kueue "$KUEUE_BIN/kueue" \
+    --config="$STATE/kueue-config.yaml" --feature-gates=VisibilityOnDemand=false --zap-log-level=info
+  wait_for kueue "Kueue /readyz" curl -fsS "http://127.0.0.1:$KUEUE_HEALTH_PORT/readyz"
+}
+
+# A dry-run create of a queued JobSet goes through Kueue's JobSet webhooks, which
+# suspend it.
+kueue_smoke_test() {
+  kc create --dry-run=server -o jsonpath='{.spec.suspend}' -f - <<EOF | grep -q true
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: smoke, namespace: default, labels: {kueue.x-k8s.io/queue-name: smoke}}
+spec:
+  replicatedJobs:
+  - name: w
+    template:
+      spec:
+        template:
+          spec:
+            containers: [{name: c, image: busybox}]
+EOF
+}
+
+# The shared queue: tests create LocalQueues in their namespaces that point at it.
+kueue_queues() {
+  kc create -f - >/dev/null <<EOF || fail_start "could not create the ResourceFlavor and the ClusterQueue"
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ResourceFlavor
+metadata: {name: default-flavor}
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {name: cluster-queue}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default-flavor
+      resources:
+      - {name: cpu, nominalQuota: 4}
+      - {name: memory, nominalQuota: 8Gi}
+EOF
+  wait_for kueue "ClusterQueue cluster-queue to be active" \
+    kc wait --for=condition=Active --timeout=5s clusterqueue/cluster-queue
+}
+
+# What `up` does for Kueue once the JobSet controller and its webhooks run.
+up_kueue() {
+  kc create namespace kueue-system >/dev/null || fail_start "could not create namespace kueue-system"
+  start_kueue
+  kueue_webhook_configs | kc apply -f - >/dev/null || fail_start "could not register the Kueue webhooks"
+  wait_for kueue "the Kueue webhooks to answer" kueue_smoke_test
+  kueue_queues
+}
+
 cmd_up() {
   if [ -f "$STATE/ports.env" ]; then
-    if cmd_status >/dev/null 2>&1; then
+    local had; had=$(sed -n 's/^KUEUE=//p' "$STATE/ports.env")
+    if [ "${had:-0}" != "$KUEUE_WANTED" ]; then
+      log "the cluster in $STATE runs with KJS_KUEUE=${had:-0}, not $KUEUE_WANTED; replacing it"
+      stop_all
+    elif cmd_status >/dev/null 2>&1; then
       log "already running"
       cmd_env
       return 0
+    else
+      log "a previous cluster in $STATE is not healthy; removing it"
+      stop_all
     fi
-    log "a previous cluster in $STATE is not healthy; removing it"
-    stop_all
   fi
   bins
   command -v python3 >/dev/null || die "python3 is needed to pick free ports"
@@ -297,10 +481,12 @@ cmd_up() {
   rm -rf "$STATE"
   mkdir -p "$STATE/logs" "$STATE/pids" "$STATE/bin"
   printf '%s\n' "$BIN" > "$STATE/bin-dir"
+  printf '%s\n' "$KUEUE_BIN" > "$STATE/kueue-bin-dir"
   ln -sf "$BIN/kubectl" "$STATE/bin/kubectl"
   {
     echo "ETCD_PORT=$(free_port)"; echo "ETCD_PEER_PORT=$(free_port)"; echo "API_PORT=$(free_port)"
     echo "KCM_PORT=$(free_port)"; echo "WEBHOOK_PORT=$(free_port)"; echo "HEALTH_PORT=$(free_port)"
+    echo "KUEUE=$KUEUE_WANTED"; echo "KUEUE_WEBHOOK_PORT=$(free_port)"; echo "KUEUE_HEALTH_PORT=$(free_port)"
   } > "$STATE/ports.env"
   load_ports
   make_certs
@@ -324,6 +510,7 @@ cmd_up() {
   wait_for apiserver "the JobSet CRD to be established" \
     kc wait --for=condition=Established --timeout=5s crd/jobsets.jobset.x-k8s.io
   wait_for apiserver "jobset.x-k8s.io/v1alpha2 to be served" kc get --raw /apis/jobset.x-k8s.io/v1alpha2
+  [ "$KUEUE" = 0 ] || install_kueue_crds
 
   start controller-manager "$BIN/kube-controller-manager" --kubeconfig="$STATE/admin.kubeconfig" \
     --controllers=job-controller,garbage-collector-controller,namespace-controller \
@@ -342,6 +529,7 @@ cmd_up() {
 
   # Smoke test: a dry-run create goes through both JobSet webhooks and gets defaulted.
   wait_for jobset "the JobSet webhooks to answer" smoke_test
+  [ "$KUEUE" = 0 ] || up_kueue
   log "up in $(( $(date +%s) - t0 ))s (state: $STATE)"
   cmd_env
 }
@@ -375,7 +563,7 @@ stop_one() {
 }
 
 stop_all() {
-  for c in jobset controller-manager apiserver etcd; do stop_one "$c"; done
+  for c in kueue jobset controller-manager apiserver etcd; do stop_one "$c"; done
 }
 
 cmd_down() {
@@ -390,6 +578,7 @@ cmd_down() {
 
 cmd_status() {
   [ -f "$STATE/ports.env" ] || { echo "not running (no state in $STATE)"; return 1; }
+  load_ports
   local ok=0
   for c in $components; do
     if alive "$c"; then echo "$c: running (pid $(pid_of "$c"))"; else echo "$c: not running"; ok=1; fi
@@ -466,13 +655,17 @@ main() {
           add_job_condition "$1" "$2" SuccessCriteriaMet CompletionsReached "simulated success (cluster.sh complete-job)" ;;
         ready-job) [ $# -eq 2 ] || die "usage: ready-job NAMESPACE JOB"; cmd_ready_job "$1" "$2" ;;
         kubectl) kc "$@" ;;
-        stop-component) case "${1:-}" in apiserver|jobset) stop_one "$1" ;; *) die "stop-component apiserver|jobset" ;; esac ;;
+        stop-component) case "${1:-}" in
+            apiserver|jobset) stop_one "$1" ;;
+            kueue) [ "$KUEUE" = 1 ] || die "this cluster runs without Kueue"; stop_one kueue ;;
+            *) die "stop-component apiserver|jobset|kueue" ;; esac ;;
         start-component) case "${1:-}" in
             apiserver) start_apiserver ;;
             jobset) start_jobset ;;
-            *) die "start-component apiserver|jobset" ;; esac ;;
+            kueue) [ "$KUEUE" = 1 ] || die "this cluster runs without Kueue"; start_kueue ;;
+            *) die "start-component apiserver|jobset|kueue" ;; esac ;;
       esac ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,/^set -euo pipefail$/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 }
 
