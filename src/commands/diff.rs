@@ -92,9 +92,12 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
                 State::Compared => "UpToDate",
+                // As kubectl joins a node's conditions: queued, and resumes outdated.
+                State::Suspended if d.has_drift() => "Outdated,Suspended",
                 State::Suspended => "Suspended",
                 State::Completed => "Completed",
                 State::Failed => "Failed",
+                State::ManagedElsewhere => "ManagedElsewhere",
             };
             vec![
                 format!("{}/{}", d.namespace, d.name),
@@ -199,6 +202,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            manager: None,
             error: None,
         }
     }

@@ -74,6 +74,11 @@ pub async fn run(
                 verb: "restarted",
                 why: format!("--if-outdated cannot tell whether it drifted: {why}"),
             })),
+            // A fleet passes over JobSets the JobSet controller does not reconcile; named
+            // alone, the planner refuses it (an error).
+            _ if let Some(manager) = d.manager.as_deref().filter(|_| plan.selection.names.is_empty()) => {
+                Some(Outcome::Skipped(crate::model::jobset::managed_elsewhere_words(manager)))
+            }
             _ if plan.if_outdated && !d.has_drift() => Some(Outcome::Skipped("no template drift".into())),
             _ => None,
         })

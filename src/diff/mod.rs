@@ -17,7 +17,10 @@ use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
 use changes::{Change, changes};
 use normalize::Normalized;
 
-/// Why a JobSet's Jobs were not compared, if they were not.
+/// Where a JobSet stands for a comparison. Running and suspended (queued) JobSets have
+/// their Jobs compared: a suspended JobSet's Jobs exist, suspended, and resuming starts
+/// those same Jobs, so they are what will run. Finished JobSets and JobSets another
+/// controller manages are not compared: the JobSet controller recreates nothing for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum State {
@@ -25,6 +28,14 @@ pub enum State {
     Suspended,
     Completed,
     Failed,
+    ManagedElsewhere,
+}
+
+impl State {
+    /// Whether the Jobs are compared with the spec (running or queued).
+    pub fn compares_jobs(self) -> bool {
+        matches!(self, State::Compared | State::Suspended)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -39,6 +50,9 @@ pub struct JobSetDrift {
     pub previous_attempt_jobs: Vec<String>,
     /// Jobs whose restart-attempt label is missing or not an integer.
     pub unlabelled_jobs: Vec<String>,
+    /// `spec.managedBy` when another controller manages the JobSet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manager: Option<String>,
     /// Why the JobSet's templates could not be compared (e.g. the API server rejects a Job
     /// built from one): its problem alone, the other JobSets of a fleet are still compared.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +123,8 @@ pub fn state_of(jobset: &JobSet) -> State {
         State::Failed
     } else if jobset.finished_as("Completed") {
         State::Completed
+    } else if jobset.managed_elsewhere().is_some() {
+        State::ManagedElsewhere
     } else if jobset.is_suspended() {
         State::Suspended
     } else {
@@ -127,7 +143,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         let mut current = sorted.current.remove(&rjob.name).unwrap_or_default();
         current.sort_by_key(|j| (job_index(j), j.name().to_owned()));
         let mut drift = in_spec_drift(jobset, rjob, &current);
-        if state == State::Compared
+        if state.compares_jobs()
             && let Some(want) = expected.get(&rjob.name)
         {
             compare_jobs(&mut drift, &current, want);
@@ -144,6 +160,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         replicated_jobs,
         previous_attempt_jobs: sorted.previous,
         unlabelled_jobs: sorted.unlabelled,
+        manager: jobset.managed_elsewhere().map(str::to_owned),
         error: None,
     }
 }
@@ -362,14 +379,20 @@ mod tests {
     }
 
     #[test]
-    fn suspended_and_finished_jobsets_are_not_compared() {
+    fn finished_and_foreign_jobsets_are_not_compared_queued_ones_are() {
         let mut js = jobset("app:v2", 1, json!({"terminalState": "Completed"}));
         assert_eq!(compare(&js, &[job(0, "0", "app:v1")], &expected(&js)).state, State::Completed);
-        js.spec.suspend = Some(true);
         js.status.terminal_state = None;
+        js.spec.managed_by = Some("kueue.x-k8s.io/multikueue".into());
+        let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
+        assert_eq!(d.state, State::ManagedElsewhere);
+        assert!(!d.has_drift());
+        // Queued: resuming starts these same Jobs, so their outdated template is drift.
+        js.spec.managed_by = None;
+        js.spec.suspend = Some(true);
         let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
         assert_eq!(d.state, State::Suspended);
-        assert!(!d.has_drift());
+        assert!(d.has_drift());
     }
 
     #[test]

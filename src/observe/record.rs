@@ -18,7 +18,7 @@ use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::cluster::writes::{WriteFailure, write_backoff, write_failure};
 use crate::diff::normalize::{Normalized, rebuild_template};
-use crate::diff::{JobSetDrift, State};
+use crate::diff::JobSetDrift;
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite, rebuilt};
 use crate::model::jobset::{ChildJob, JobSet};
@@ -369,7 +369,7 @@ fn running_state(
     drift: &JobSetDrift,
     revisions: &[Revision],
 ) -> Running {
-    if drift.state != State::Compared || drift.total_jobs() == 0 || torn_read(jobset, fleet.jobs_of(jobset)) {
+    if !drift.state.compares_jobs() || drift.total_jobs() == 0 || torn_read(jobset, fleet.jobs_of(jobset)) {
         return Running::Unknown;
     }
     if !has_template_drift(drift) {
@@ -579,7 +579,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use crate::diff::{DriftGroup, ReplicatedJobDrift, State};
     use std::sync::Arc;
 
     fn template(image: &str) -> Value {
@@ -621,6 +621,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            manager: None,
             error: None,
         }
     }

@@ -57,6 +57,9 @@ pub struct JobSetDiff {
     pub replicated_jobs: Vec<ReplicatedJobDiff>,
     pub previous_attempt_jobs: Vec<String>,
     pub unlabelled_jobs: Vec<String>,
+    /// `spec.managedBy`, when another controller manages the JobSet (state `managedElsewhere`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
     /// Why the JobSet could not be compared, when it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -76,6 +79,7 @@ impl JobSetDiff {
             replicated_jobs: d.replicated_jobs.iter().map(ReplicatedJobDiff::from).collect(),
             previous_attempt_jobs: d.previous_attempt_jobs.clone(),
             unlabelled_jobs: d.unlabelled_jobs.clone(),
+            managed_by: d.manager.clone(),
             error: d.error.clone(),
         }
     }

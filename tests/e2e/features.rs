@@ -341,7 +341,7 @@ async fn in_place_restart() {
     );
 }
 
-/// suspend: a suspended JobSet is not compared; resumed, it round-trips.
+/// suspend: a suspended JobSet's Jobs compare equal to its spec (no noise); resumed, it round-trips.
 async fn suspended() {
     let ns = TestNs::new("feat-suspend").await;
     ns.create(&jobset("paused", "", "  suspend: true\n", &[rjob("workers", 1, "", "", "")]));

@@ -23,4 +23,5 @@ mod restart;
 mod rollback;
 mod rollout;
 mod smoke;
+mod states;
 mod soak;
