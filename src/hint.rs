@@ -50,7 +50,8 @@ mod tests {
     fn hints_carry_the_namespace_and_context_the_user_works_in() {
         let words = "restart demo";
         assert_eq!(with_flags(None, words, "ml"), "kubectl jobset restart demo");
-        let mut flags = HintFlags { context: None, default_namespace: "default".into(), namespace_passed: false };
+        let mut flags =
+            HintFlags { context: None, default_namespace: "default".into(), namespace_passed: false };
         assert_eq!(with_flags(Some(&flags), words, "default"), "kubectl jobset restart demo");
         // Another namespace (found with -A): the hint must name it.
         assert_eq!(with_flags(Some(&flags), words, "ml"), "kubectl jobset restart demo -n ml");

@@ -380,7 +380,17 @@ pub fn table(
     if all_namespaces {
         headers.push("NAMESPACE");
     }
-    headers.extend(["NAME", "RESTARTS", "READY", "ACTIVE", "SUSPENDED", "SUCCEEDED", "FAILED", "STATUS", "AGE"]);
+    headers.extend([
+        "NAME",
+        "RESTARTS",
+        "READY",
+        "ACTIVE",
+        "SUSPENDED",
+        "SUCCEEDED",
+        "FAILED",
+        "STATUS",
+        "AGE",
+    ]);
     if wide {
         headers.push("IMAGES");
     }

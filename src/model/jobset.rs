@@ -340,7 +340,14 @@ impl From<RawJob> for ChildJob {
             "metadata": {"labels": metadata.labels, "annotations": metadata.annotations.take()},
             "spec": raw.spec,
         });
-        ChildJob { metadata, template: Arc::new(template), parallelism, completions, suspended, status: raw.status }
+        ChildJob {
+            metadata,
+            template: Arc::new(template),
+            parallelism,
+            completions,
+            suspended,
+            status: raw.status,
+        }
     }
 }
 

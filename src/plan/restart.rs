@@ -595,7 +595,10 @@ mod tests {
         let created = [job("js-w-0", 1, json!({})), job("js-w-1", 1, json!({}))];
         for reason in ["ManualRestart", "DefaultFailurePolicy"] {
             let js = jobset(condition(reason), json!({}));
-            assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }), "{reason}");
+            assert!(
+                matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }),
+                "{reason}"
+            );
             assert_eq!(restart_in_progress(&js, &created), None, "{reason}");
         }
         let mut o = opts();
@@ -605,8 +608,11 @@ mod tests {
 
     #[test]
     fn a_suspended_jobset_restarts_for_free() {
-        let js = jobset(json!({"restarts": 1, "restartsCountTowardsMax": 1}), json!({"suspend": true,
-            "failurePolicy": {"maxRestarts": 1}}));
+        let js = jobset(
+            json!({"restarts": 1, "restartsCountTowardsMax": 1}),
+            json!({"suspend": true,
+            "failurePolicy": {"maxRestarts": 1}}),
+        );
         let mut o = opts();
         o.count_towards_max = true;
         // Counting would exceed maxRestarts, but a queued JobSet's restart never counts.

@@ -23,5 +23,5 @@ mod restart;
 mod rollback;
 mod rollout;
 mod smoke;
-mod states;
 mod soak;
+mod states;

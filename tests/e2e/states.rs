@@ -23,7 +23,10 @@ async fn a_queued_jobset_is_compared_and_its_free_restart_makes_it_resume_on_the
         "  suspend: true\n  failurePolicy:\n    maxRestarts: 0\n",
     ));
     let before = ns.wait_for_attempt_jobs("queued", 0, 2).await;
-    assert!(before.iter().all(|j| j.spec.as_ref().unwrap().suspend == Some(true)), "queued Jobs are suspended");
+    assert!(
+        before.iter().all(|j| j.spec.as_ref().unwrap().suspend == Some(true)),
+        "queued Jobs are suspended"
+    );
     let out = ns.plugin(&["set", "image", "queued", "main=busybox:1.37"]);
     assert_eq!(out.code, 0, "{out:?}");
 
@@ -33,7 +36,8 @@ async fn a_queued_jobset_is_compared_and_its_free_restart_makes_it_resume_on_the
     assert!(out.stdout.contains("attempt 0, 2/2 jobs outdated"), "{out:?}");
     assert!(out.stdout.contains("resuming starts these same Jobs on their outdated template"), "{out:?}");
     // The hint runs as printed: it carries the -n the user passed.
-    let hint = format!("a restart now is free, nothing runs (`kubectl jobset restart queued -n {}`)", ns.name);
+    let hint =
+        format!("a restart now is free, nothing runs (`kubectl jobset restart queued -n {}`)", ns.name);
     assert!(out.stdout.contains(&hint), "{out:?}");
     let out = ns.plugin(&["diff", "queued", "--summary"]);
     assert!(out.stdout.contains("Outdated,Suspended"), "{out:?}");
@@ -45,7 +49,11 @@ async fn a_queued_jobset_is_compared_and_its_free_restart_makes_it_resume_on_the
     let out = ns.plugin(&["list", "-o", "wide"]);
     let row = out.stdout.lines().find(|l| l.starts_with("queued")).unwrap_or_else(|| panic!("{out:?}"));
     let cells: Vec<&str> = row.split_whitespace().collect();
-    assert_eq!(&cells[1..7], ["0", "0/2", "0", "2", "0", "0"], "RESTARTS READY ACTIVE SUSPENDED ...: {out:?}");
+    assert_eq!(
+        &cells[1..7],
+        ["0", "0/2", "0", "2", "0", "0"],
+        "RESTARTS READY ACTIVE SUSPENDED ...: {out:?}"
+    );
     assert_eq!(cells[7], "Suspended", "{out:?}");
     assert!(row.ends_with("workers=busybox:1.37(jobs:busybox:1.36)"), "{out:?}");
 
@@ -107,10 +115,15 @@ async fn set_image_restart_on_a_queued_jobset_recreates_its_jobs_suspended() {
 async fn a_jobset_managed_elsewhere_is_named_so_by_every_command() {
     let ns = TestNs::new("states-managed").await;
     let manager = "kueue.x-k8s.io/multikueue";
-    ns.create(&jobset_yaml("remote", &[("workers", 1, "busybox:1.36")], &format!("  managedBy: {manager}\n")));
+    ns.create(&jobset_yaml(
+        "remote",
+        &[("workers", 1, "busybox:1.36")],
+        &format!("  managedBy: {manager}\n"),
+    ));
     ns.create(&jobset_yaml("local", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("local", 0, 1).await;
-    let words = format!("managed by \"{manager}\" (spec.managedBy): the JobSet controller does not reconcile it");
+    let words =
+        format!("managed by \"{manager}\" (spec.managedBy): the JobSet controller does not reconcile it");
 
     let out = ns.plugin(&["diff", "remote"]);
     assert_eq!(out.code, 0, "{out:?}");
