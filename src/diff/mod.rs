@@ -147,6 +147,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
             && let Some(want) = expected.get(&rjob.name)
         {
             compare_jobs(&mut drift, &current, want);
+            compare_world_size(&mut drift, &current, rjob.replicas, jobset.expected_jobs());
         }
         replicated_jobs.push(drift);
     }
@@ -279,6 +280,31 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     drift.scale = scale;
 }
 
+/// The replica counts the controller wrote on each Job (and its Pods) when it created
+/// it: after a scale-up, the old Jobs' Pods still see the old world size. Identity keys
+/// otherwise, so normalisation drops them; compared here against the spec's counts.
+fn compare_world_size(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], replicas: i32, total: usize) {
+    let wanted = [(labels::REPLICATED_JOB_REPLICAS, i64::from(replicas)), (labels::GLOBAL_REPLICAS, total as i64)];
+    for job in current {
+        for (field, spec) in wanted {
+            // A Job without the label (made by hand, or by an older controller) says nothing.
+            let Some(live) = job.label(field).and_then(|v| v.parse::<i64>().ok()) else { continue };
+            if live == spec {
+                continue;
+            }
+            match drift.scale.iter_mut().find(|s| s.field == field && s.live == Some(live)) {
+                Some(s) => s.jobs.push(job.name().to_owned()),
+                None => drift.scale.push(ScaleChange {
+                    field,
+                    jobs: vec![job.name().to_owned()],
+                    live: Some(live),
+                    spec: Some(spec),
+                }),
+            }
+        }
+    }
+}
+
 fn job_index(job: &ChildJob) -> i64 {
     job.label(labels::JOB_INDEX).and_then(|i| i.parse().ok()).unwrap_or(i64::MAX)
 }
@@ -393,6 +419,30 @@ mod tests {
         let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
         assert_eq!(d.state, State::Suspended);
         assert!(d.has_drift());
+    }
+
+    #[test]
+    fn the_world_size_a_job_was_created_with_is_compared_with_the_spec() {
+        // replicas 2 → 3: the old Jobs still carry 2, the Job created after it 3.
+        let js = jobset("app:v1", 3, json!({}));
+        let sized = |index: u32, n: &str| {
+            let mut j = job(index, "0", "app:v1");
+            let labels = j.metadata.labels.as_mut().unwrap();
+            labels.insert(labels::REPLICATED_JOB_REPLICAS.into(), n.into());
+            labels.insert(labels::GLOBAL_REPLICAS.into(), n.into());
+            j
+        };
+        let d = compare(&js, &[sized(0, "2"), sized(1, "2"), sized(2, "3")], &expected(&js));
+        let fields: Vec<(&str, Vec<String>, Option<i64>)> =
+            d.replicated_jobs[0].scale.iter().map(|s| (s.field, s.jobs.clone(), s.live)).collect();
+        let old = vec!["js-w-0".to_owned(), "js-w-1".to_owned()];
+        assert_eq!(
+            fields,
+            [(labels::REPLICATED_JOB_REPLICAS, old.clone(), Some(2)), (labels::GLOBAL_REPLICAS, old, Some(2))]
+        );
+        assert!(d.has_drift() && d.outdated_jobs() == 0);
+        // Jobs without the labels (made by hand) say nothing about it.
+        assert!(!compare(&js, &[job(0, "0", "app:v1")], &expected(&js)).has_drift());
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub mod labels {
     pub const REPLICATED_JOB: &str = "jobset.sigs.k8s.io/replicatedjob-name";
     pub const JOB_INDEX: &str = "jobset.sigs.k8s.io/job-index";
     pub const RESTART_ATTEMPT: &str = "jobset.sigs.k8s.io/restart-attempt";
+    /// The replicatedJob's and the JobSet's replica counts when the Job was created: the
+    /// world size a distributed job's Pods read (labels and annotations, Job and Pods).
+    pub const REPLICATED_JOB_REPLICAS: &str = "jobset.sigs.k8s.io/replicatedjob-replicas";
+    pub const GLOBAL_REPLICAS: &str = "jobset.sigs.k8s.io/global-replicas";
 }
 
 /// A JobSet: the typed view the code reads, next to the raw object the server sent.

@@ -118,8 +118,10 @@ fn replicated_job_notes(rjob: &ReplicatedJobDrift, state: State) -> Vec<String> 
     }
     let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
     for s in &rjob.scale {
+        let world_size = s.field.starts_with("jobset.sigs.k8s.io/");
+        let why = if world_size { " (the world size their Pods see; a restart recreates them with it)" } else { "" };
         notes.push(format!(
-            "replicatedJob {}: {} is {} on {} but {} in the spec",
+            "replicatedJob {}: {} is {} on {} but {} in the spec{why}",
             rjob.name,
             s.field,
             show(s.live),
