@@ -89,6 +89,7 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
         .map(|(d, revision)| {
             let status = match d.state {
                 _ if d.error.is_some() => "Error",
+                State::Compared if !d.mixed_templates().is_empty() => "Outdated,Mixed",
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
                 State::Compared => "UpToDate",

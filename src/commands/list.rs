@@ -409,7 +409,7 @@ pub fn table(
                 s.suspended.to_string(),
                 s.succeeded.to_string(),
                 s.failed.to_string(),
-                s.phase.to_string(),
+                if s.mixed { format!("{},Mixed", s.phase) } else { s.phase.to_string() },
                 format_age(s.created, now),
             ]);
             if wide {
@@ -457,6 +457,7 @@ mod tests {
                 ("driver".into(), vec!["drv:v1".into()]),
             ],
             job_images: vec![],
+            mixed: false,
         }
     }
 

@@ -91,6 +91,78 @@ pub struct DriftGroup {
     pub live_template: Arc<Value>,
 }
 
+/// A replicatedJob running several templates in one attempt: a distributed workload
+/// whose workers disagree on what they run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mixed {
+    pub replicated_job: String,
+    /// Jobs on the spec's template.
+    pub on_spec: Vec<String>,
+    /// Jobs on outdated templates, one group per template.
+    pub outdated: Vec<Vec<String>>,
+}
+
+impl Mixed {
+    /// `workers: train-workers-1 on the spec's template, train-workers-0,2 on an outdated one`
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.on_spec.is_empty() {
+            parts.push(format!("{} on the spec's template", job_range(&self.on_spec)));
+        }
+        for group in &self.outdated {
+            parts.push(format!("{} on an outdated one", job_range(group)));
+        }
+        format!("{}: {}", self.replicated_job, parts.join(", "))
+    }
+}
+
+/// The drift as it will be once Job `job` alone is recreated from the spec (a per-Job
+/// restart): it then runs the spec's template, the others keep theirs.
+pub fn after_job_restart(drift: &JobSetDrift, job: &str) -> JobSetDrift {
+    let mut after = drift.clone();
+    for rjob in &mut after.replicated_jobs {
+        for group in &mut rjob.outdated {
+            group.jobs.retain(|j| j != job);
+        }
+        rjob.outdated.retain(|g| !g.jobs.is_empty());
+        for scale in &mut rjob.scale {
+            scale.jobs.retain(|j| j != job);
+        }
+        rjob.scale.retain(|s| !s.jobs.is_empty());
+    }
+    after
+}
+
+/// The drift of Job `job` alone: what a per-Job restart applies.
+pub fn only_job(drift: &JobSetDrift, job: &str) -> JobSetDrift {
+    let mut only = drift.clone();
+    for rjob in &mut only.replicated_jobs {
+        rjob.jobs.retain(|j| j == job);
+        for group in &mut rjob.outdated {
+            group.jobs.retain(|j| j == job);
+        }
+        rjob.outdated.retain(|g| !g.jobs.is_empty());
+        for scale in &mut rjob.scale {
+            scale.jobs.retain(|j| j == job);
+        }
+        rjob.scale.retain(|s| !s.jobs.is_empty());
+        rjob.beyond_replicas.retain(|j| j == job);
+        rjob.not_created.clear();
+    }
+    only.previous_attempt_jobs.clear();
+    only
+}
+
+/// `runs mixed templates in attempt N (workers: …; driver: …)`, when it does.
+pub fn mixed_words(drift: &JobSetDrift) -> Option<String> {
+    let mixed = drift.mixed_templates();
+    (!mixed.is_empty()).then(|| {
+        let each: Vec<String> = mixed.iter().map(Mixed::words).collect();
+        format!("runs mixed templates in attempt {} ({})", drift.attempt, each.join("; "))
+    })
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScaleChange {
@@ -107,6 +179,24 @@ impl JobSetDrift {
 
     pub fn total_jobs(&self) -> usize {
         self.replicated_jobs.iter().map(|r| r.jobs.len()).sum()
+    }
+
+    /// The replicatedJobs whose current Jobs run more than one template at once (a
+    /// per-Job restart or a scale-up created some from a newer spec), with which run which.
+    pub fn mixed_templates(&self) -> Vec<Mixed> {
+        self.replicated_jobs
+            .iter()
+            .filter_map(|r| {
+                let outdated: Vec<&String> = r.outdated.iter().flat_map(|g| &g.jobs).collect();
+                let on_spec: Vec<String> = r.jobs.iter().filter(|j| !outdated.contains(j)).cloned().collect();
+                let mixed = (!on_spec.is_empty() && !r.outdated.is_empty()) || r.outdated.len() > 1;
+                mixed.then(|| Mixed {
+                    replicated_job: r.name.clone(),
+                    on_spec,
+                    outdated: r.outdated.iter().map(|g| g.jobs.clone()).collect(),
+                })
+            })
+            .collect()
     }
 
     /// Template drift or a scale change: what makes `diff` exit 1.
@@ -284,7 +374,8 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
 /// it: after a scale-up, the old Jobs' Pods still see the old world size. Identity keys
 /// otherwise, so normalisation drops them; compared here against the spec's counts.
 fn compare_world_size(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], replicas: i32, total: usize) {
-    let wanted = [(labels::REPLICATED_JOB_REPLICAS, i64::from(replicas)), (labels::GLOBAL_REPLICAS, total as i64)];
+    let wanted =
+        [(labels::REPLICATED_JOB_REPLICAS, i64::from(replicas)), (labels::GLOBAL_REPLICAS, total as i64)];
     for job in current {
         for (field, spec) in wanted {
             // A Job without the label (made by hand, or by an older controller) says nothing.
@@ -438,7 +529,10 @@ mod tests {
         let old = vec!["js-w-0".to_owned(), "js-w-1".to_owned()];
         assert_eq!(
             fields,
-            [(labels::REPLICATED_JOB_REPLICAS, old.clone(), Some(2)), (labels::GLOBAL_REPLICAS, old, Some(2))]
+            [
+                (labels::REPLICATED_JOB_REPLICAS, old.clone(), Some(2)),
+                (labels::GLOBAL_REPLICAS, old, Some(2))
+            ]
         );
         assert!(d.has_drift() && d.outdated_jobs() == 0);
         // Jobs without the labels (made by hand) say nothing about it.

@@ -75,7 +75,8 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
     let scaled: usize = drift.replicated_jobs.iter().flat_map(|r| &r.scale).map(|s| s.jobs.len()).sum();
     if outdated > 0 || scaled > 0 || drift.replicated_jobs.iter().any(|r| !r.beyond_replicas.is_empty()) {
         let what = if outdated > 0 {
-            format!("{outdated} of {} jobs run an outdated template", drift.total_jobs())
+            let mixed = crate::diff::mixed_words(drift).map(|m| format!(": it {m}")).unwrap_or_default();
+            format!("{outdated} of {} jobs run an outdated template{mixed}", drift.total_jobs())
         } else {
             "jobs differ from the spec in parallelism, completions or replicas".to_owned()
         };

@@ -57,6 +57,9 @@ pub struct JobSetDiff {
     pub replicated_jobs: Vec<ReplicatedJobDiff>,
     pub previous_attempt_jobs: Vec<String>,
     pub unlabelled_jobs: Vec<String>,
+    /// replicatedJobs whose current Jobs run more than one template at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixed_templates: Vec<crate::diff::Mixed>,
     /// `spec.managedBy`, when another controller manages the JobSet (state `managedElsewhere`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub managed_by: Option<String>,
@@ -79,6 +82,7 @@ impl JobSetDiff {
             replicated_jobs: d.replicated_jobs.iter().map(ReplicatedJobDiff::from).collect(),
             previous_attempt_jobs: d.previous_attempt_jobs.clone(),
             unlabelled_jobs: d.unlabelled_jobs.clone(),
+            mixed_templates: d.mixed_templates(),
             managed_by: d.manager.clone(),
             error: d.error.clone(),
         }

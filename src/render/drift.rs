@@ -78,6 +78,9 @@ fn jobset_notes(d: &JobSetDrift) -> Vec<String> {
             notes.push("failed: finished JobSets are not restarted, so nothing is compared".into())
         }
     }
+    if let Some(mixed) = crate::diff::mixed_words(d) {
+        notes.push(format!("warning: {mixed}; a restart puts every Job on the spec's template"));
+    }
     if !d.previous_attempt_jobs.is_empty() {
         notes.push(format!(
             "restart in progress: {} of an earlier attempt still being deleted",
@@ -119,7 +122,11 @@ fn replicated_job_notes(rjob: &ReplicatedJobDrift, state: State) -> Vec<String> 
     let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
     for s in &rjob.scale {
         let world_size = s.field.starts_with("jobset.sigs.k8s.io/");
-        let why = if world_size { " (the world size their Pods see; a restart recreates them with it)" } else { "" };
+        let why = if world_size {
+            " (the world size their Pods see; a restart recreates them with it)"
+        } else {
+            ""
+        };
         notes.push(format!(
             "replicatedJob {}: {} is {} on {} but {} in the spec{why}",
             rjob.name,

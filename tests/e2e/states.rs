@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{TestNs, image_of, jobset_yaml, wait_for};
+use crate::support::{AtPrompt, TestNs, image_of, jobset_yaml, wait_for};
 
 fn resume(ns: &TestNs, name: &str) {
     let out = ns.kubectl(&["patch", "jobset", name, "--type=merge", "-p", r#"{"spec":{"suspend":false}}"#]);
@@ -188,4 +188,68 @@ async fn an_attempt_that_never_gets_ready_does_not_block_the_restart_that_fixes_
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("already restarted"), "{out:?}");
     assert_eq!(ns.jobset("stuck").await["status"]["restarts"], 2);
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_per_job_restart_that_leaves_mixed_templates_says_so_everywhere() {
+    let ns = TestNs::new("states-mixed").await;
+    let spec = "  failurePolicy:\n    maxRestarts: 3\n    rules:\n    - {name: one, action: RestartJob}\n";
+    ns.create(&jobset_yaml("mixed", &[("workers", 3, "busybox:1.36")], spec));
+    ns.wait_for_attempt_jobs("mixed", 0, 3).await;
+    assert_eq!(ns.plugin(&["history", "mixed"]).code, 0);
+    let out = ns.plugin(&["set", "image", "mixed", "main=busybox:1.37"]);
+    assert_eq!(out.code, 0, "{out:?}");
+
+    // The dry run applies that one Job's drift, and says what the JobSet is left with.
+    let out = ns.plugin(&["restart", "mixed", "--job", "workers/1", "--dry-run"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("replicatedJob workers: mixed-workers-1 (1 of 1) run an outdated template"),
+        "{out:?}"
+    );
+    assert!(!out.stdout.contains("mixed-workers-0"), "only the Job that changes: {out:?}");
+    let words = "runs mixed templates in attempt 0 (workers: mixed-workers-1 on the spec's template, \
+                 mixed-workers-0,2 on an outdated one)";
+    assert!(out.stderr.contains(&format!("after mixed-workers-1 is recreated, it {words}")), "{out:?}");
+
+    // On a terminal it asks; "n" changes nothing.
+    let prompt = AtPrompt::start(&format!("restart mixed --job workers/1 -n {}", ns.name));
+    assert!(
+        prompt.seen.contains("Restart only mixed-workers-1, leaving mixed templates? [y/N]"),
+        "{}",
+        prompt.seen
+    );
+    let (code, _) = prompt.answer("n");
+    assert_ne!(code, Some(0));
+    assert_eq!(ns.jobset("mixed").await["status"]["replicatedJobsStatus"][0]["jobRestarts"], Value::Null);
+
+    let out = ns.plugin(&["restart", "mixed", "--job", "workers/1", "-y"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    wait_for("mixed-workers-1 to be recreated", Duration::from_secs(30), || async {
+        let jobs = ns.jobs_of("mixed").await;
+        let live: Vec<_> = jobs.iter().filter(|j| j.metadata.deletion_timestamp.is_none()).collect();
+        (live.len() == 3 && live.iter().any(|j| image_of(j, 0) == "busybox:1.37")).then_some(())
+    })
+    .await;
+
+    let out = ns.plugin(&["diff", "mixed"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains(&format!("warning: {words}")), "{out:?}");
+    let out = ns.plugin(&["diff", "mixed", "--summary"]);
+    assert!(out.stdout.contains("Outdated,Mixed"), "{out:?}");
+    let out = ns.plugin(&["list"]);
+    assert!(out.stdout.contains("Running,Mixed"), "{out:?}");
+    let out = ns.plugin(&["status", "mixed", "--watch=false"]);
+    assert!(out.stderr.contains(words) || out.stdout.contains(words), "{out:?}");
+    let out = ns.plugin(&["history", "mixed", "-o", "json"]);
+    assert!(out.stderr.contains(words), "{out:?}");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let running: Vec<(i64, bool)> = doc["revisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["revision"].as_i64().unwrap(), r["running"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(running, [(1, true), (2, true)], "both templates run in attempt 0: {doc}");
 }
