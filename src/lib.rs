@@ -41,6 +41,7 @@ pub mod diff;
 pub mod error;
 pub mod execute;
 pub mod exit;
+pub mod hint;
 pub mod history;
 pub mod model;
 pub mod observe;
@@ -77,6 +78,11 @@ pub async fn run(
         }
         Invocation::Command { connect, plan } => {
             let cluster = cluster::connect(&connect, log).await?;
+            hint::remember(hint::HintFlags {
+                context: connect.context.clone(),
+                default_namespace: cluster.namespace.clone(),
+                namespace_passed: connect.namespace.is_some(),
+            });
             plan.in_default_namespace(&cluster.namespace).run(&cluster, out, err).await
         }
     }

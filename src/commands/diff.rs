@@ -89,12 +89,16 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
         .map(|(d, revision)| {
             let status = match d.state {
                 _ if d.error.is_some() => "Error",
+                State::Compared if !d.mixed_templates().is_empty() => "Outdated,Mixed",
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
                 State::Compared => "UpToDate",
+                // As kubectl joins a node's conditions: queued, and resumes outdated.
+                State::Suspended if d.has_drift() => "Outdated,Suspended",
                 State::Suspended => "Suspended",
                 State::Completed => "Completed",
                 State::Failed => "Failed",
+                State::ManagedElsewhere => "ManagedElsewhere",
             };
             vec![
                 format!("{}/{}", d.namespace, d.name),
@@ -199,6 +203,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            manager: None,
             error: None,
         }
     }
@@ -214,6 +219,7 @@ mod tests {
         .unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
         jobset ml/train: attempt 2, 3/4 jobs outdated
+          warning: runs mixed templates in attempt 2 (workers: train-workers-3 on the spec's template, train-workers-0..2 on an outdated one); a restart puts every Job on the spec's template
           replicatedJob workers: train-workers-0..2 (3 of 4) run an outdated template
         --- train-workers-0..2 (running, attempt 2)
         +++ ml/train replicatedJobs[workers].template (spec)
@@ -239,9 +245,9 @@ mod tests {
         let mut out = Vec::new();
         write_summary(&mut out, &drifts, &[Some(3), None]).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
-        JOBSET     ATTEMPT   OUTDATED   STATUS     SPEC-REVISION
-        ml/train   2         1/4        Outdated   3
-        ml/train   2         0/4        UpToDate   <none>
+        JOBSET     ATTEMPT   OUTDATED   STATUS           SPEC-REVISION
+        ml/train   2         1/4        Outdated,Mixed   3
+        ml/train   2         0/4        UpToDate         <none>
         ");
         let mut out = Vec::new();
         render::write_json(&mut out, &report(&drifts, &[Some(3), None])).unwrap();
@@ -269,9 +275,9 @@ mod tests {
         let mut out = Vec::new();
         write_summary(&mut out, &drifts, &[Some(3), None]).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap(), @r"
-        JOBSET      ATTEMPT   OUTDATED   STATUS     SPEC-REVISION
-        ml/train    2         1/4        Outdated   3
-        ml/broken   2         0/4        Error      <none>
+        JOBSET      ATTEMPT   OUTDATED   STATUS           SPEC-REVISION
+        ml/train    2         1/4        Outdated,Mixed   3
+        ml/broken   2         0/4        Error            <none>
         ");
         let mut err = Vec::new();
         write_problems(&mut err, &drifts).unwrap();

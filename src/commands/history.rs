@@ -46,7 +46,7 @@ pub async fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
-    let Some(Observed { fleet, histories, recorder, .. }) =
+    let Some(Observed { fleet, histories, recorder, drifts, .. }) =
         observe(cluster, &plan.selection, Some(&options), err).await?
     else {
         return Ok(ExitStatus::Success);
@@ -56,13 +56,16 @@ pub async fn run(
     }
     let mut documents = Vec::new();
     let several = fleet.jobsets.len() > 1;
-    for jobset in &fleet.jobsets {
+    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts) {
         let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
         if revisions.is_empty() {
             writeln!(err, "No history recorded for jobset {}/{}", jobset.namespace(), jobset.name())?;
             continue;
         }
-        let view = View::new(jobset, revisions);
+        if let Some(mixed) = crate::diff::mixed_words(drift) {
+            writeln!(err, "warning: jobset {}/{} {mixed}", jobset.namespace(), jobset.name())?;
+        }
+        let view = View::new(jobset, revisions).with_mixed(&drift.mixed_templates());
         let document = if let Some(n) = plan.revision {
             show_revision(plan, &view, n, out)?
         } else if let Some(pair) = plan.diff {

@@ -74,12 +74,18 @@ pub async fn run(
                 verb: "restarted",
                 why: format!("--if-outdated cannot tell whether it drifted: {why}"),
             })),
+            // A fleet passes over JobSets the JobSet controller does not reconcile; named
+            // alone, the planner refuses it (an error).
+            _ if let Some(manager) = d.manager.as_deref().filter(|_| plan.selection.names.is_empty()) => {
+                Some(Outcome::Skipped(crate::model::jobset::managed_elsewhere_words(manager)))
+            }
             _ if plan.if_outdated && !d.has_drift() => Some(Outcome::Skipped("no template drift".into())),
             _ => None,
         })
         .collect();
     write_warnings(&fleet, &skips, plan, err)?;
-    confirm_fleet(&fleet, &skips, plan, confirm)?;
+    let mixed = warn_mixed(&fleet, &drifts, &skips, plan, err)?;
+    confirm_fleet(&fleet, &skips, plan, mixed, confirm)?;
     let mut options = plan.options.clone();
     if plan.dry_run != DryRun::Client {
         options.requested_by = cluster.whoami().await.unwrap_or(options.requested_by);
@@ -120,11 +126,13 @@ fn write_warnings(
     Ok(())
 }
 
-/// More than one JobSet to restart asks first (unless -y or nobody is there to answer).
+/// More than one JobSet to restart, or a per-Job restart that leaves mixed templates,
+/// asks first (unless -y or nobody is there to answer).
 fn confirm_fleet(
     fleet: &Fleet,
     skips: &[Option<Outcome>],
     plan: &RestartPlan,
+    mixed: Vec<String>,
     confirm: Confirm<'_>,
 ) -> Result<()> {
     let to_restart: Vec<String> = fleet
@@ -134,14 +142,44 @@ fn confirm_fleet(
         .filter(|(_, skip)| skip.is_none())
         .map(|(js, _)| format!("{}/{}", js.namespace(), js.name()))
         .collect();
-    if to_restart.len() > 1
-        && plan.dry_run == DryRun::None
+    // A per-Job restart that leaves mixed templates asks too (the warning said why).
+    let question = if to_restart.len() > 1 {
+        format!("Restart {} JobSets ({})? [y/N] ", to_restart.len(), to_restart.join(", "))
+    } else if !mixed.is_empty() {
+        format!("Restart only {}, leaving mixed templates? [y/N] ", mixed.join(", "))
+    } else {
+        return Ok(());
+    };
+    if plan.dry_run == DryRun::None
         && let Some(confirm) = confirm
-        && !confirm(&format!("Restart {} JobSets ({})? [y/N] ", to_restart.len(), to_restart.join(", ")))?
+        && !confirm(&question)?
     {
         return Err(Error::Aborted);
     }
     Ok(())
+}
+
+/// `--job`: a restart of one Job that leaves its JobSet running several templates at
+/// once is said before anything happens; returns the Job names it concerns.
+fn warn_mixed(
+    fleet: &Fleet,
+    drifts: &[JobSetDrift],
+    skips: &[Option<Outcome>],
+    plan: &RestartPlan,
+    err: &mut dyn Write,
+) -> Result<Vec<String>> {
+    let Some((rjob, index)) = &plan.options.job else { return Ok(vec![]) };
+    let mut concerned = Vec::new();
+    for ((jobset, drift), _) in fleet.jobsets.iter().zip(drifts).zip(skips).filter(|(_, skip)| skip.is_none())
+    {
+        let job = jobset.job_name(rjob, *index as i32);
+        let Some(mixed) = crate::diff::mixed_words(&crate::diff::after_job_restart(drift, &job)) else {
+            continue;
+        };
+        writeln!(err, "warning: {RESOURCE_NAME}/{}: after {job} is recreated, it {mixed}", jobset.name())?;
+        concerned.push(job);
+    }
+    Ok(concerned)
 }
 
 /// Restarts every JobSet not skipped, with bounded concurrency; outcomes in fleet order.
@@ -244,6 +282,16 @@ impl Report<'_> {
     }
 
     fn write_would_apply(&self, out: &mut dyn Write, drift: &JobSetDrift) -> Result<()> {
+        // A per-Job restart applies that Job's drift, not the JobSet's.
+        let only;
+        let drift = match &self.plan.options.job {
+            Some((rjob, index)) => {
+                let job = format!("{}-{rjob}-{index}", drift.name);
+                only = crate::diff::only_job(drift, &job);
+                &only
+            }
+            None => drift,
+        };
         if drift.has_drift() {
             writeln!(out, "the restart would apply this template drift:")?;
             write_text(out, std::slice::from_ref(drift), Palette { color: self.plan.color })

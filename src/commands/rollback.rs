@@ -268,10 +268,10 @@ async fn finish(
             writeln!(
                 out,
                 "the running Jobs keep their template until the next restart: {}/{} jobs are now outdated \
-                 (`kubectl jobset restart {}` applies it now)",
+                 (`{}` applies it now)",
                 drifts[0].outdated_jobs(),
                 drifts[0].total_jobs(),
-                jobset.name()
+                crate::hint::kubectl_jobset(&format!("restart {}", jobset.name()), jobset.namespace())
             )?;
         }
         return Ok(ExitStatus::Success);

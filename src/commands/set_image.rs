@@ -301,9 +301,15 @@ fn immutable(jobset: &JobSet, plan: &SetImagePlan) -> String {
          replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
          tolerations and schedulingGates change, and only while the JobSet is suspended; images are never among \
          them). Nothing was changed. To change it without stopping its running Jobs, recreate the JobSet object \
-         and hand them over: kubectl jobset set image {} {} --handover (-v shows the API server's full answer)",
-        jobset.name(),
-        crate::plan::set_image::image_words(&plan.images)
+         and hand them over: {} (-v shows the API server's full answer)",
+        crate::hint::kubectl_jobset(
+            &format!(
+                "set image {} {} --handover",
+                jobset.name(),
+                crate::plan::set_image::image_words(&plan.images)
+            ),
+            jobset.namespace()
+        )
     )
 }
 

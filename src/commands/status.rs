@@ -86,8 +86,8 @@ pub async fn run(
                 printer.finish(out)?;
                 return Err(Error::Wait(format!(
                     "jobset {name:?} attempt {from} was superseded by attempt {to} before it was ready: the \
-                     JobSet restarted (a Job failed, or someone restarted it); `kubectl jobset status {name}` \
-                     follows the new attempt"
+                     JobSet restarted (a Job failed, or someone restarted it); `{}` follows the new attempt",
+                    crate::hint::kubectl_jobset(&format!("status {name}"), jobset.namespace())
                 )));
             }
             // The restart the outdated Jobs waited for: it carries the rollout on.

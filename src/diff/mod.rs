@@ -17,7 +17,10 @@ use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
 use changes::{Change, changes};
 use normalize::Normalized;
 
-/// Why a JobSet's Jobs were not compared, if they were not.
+/// Where a JobSet stands for a comparison. Running and suspended (queued) JobSets have
+/// their Jobs compared: a suspended JobSet's Jobs exist, suspended, and resuming starts
+/// those same Jobs, so they are what will run. Finished JobSets and JobSets another
+/// controller manages are not compared: the JobSet controller recreates nothing for them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum State {
@@ -25,6 +28,14 @@ pub enum State {
     Suspended,
     Completed,
     Failed,
+    ManagedElsewhere,
+}
+
+impl State {
+    /// Whether the Jobs are compared with the spec (running or queued).
+    pub fn compares_jobs(self) -> bool {
+        matches!(self, State::Compared | State::Suspended)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -39,6 +50,9 @@ pub struct JobSetDrift {
     pub previous_attempt_jobs: Vec<String>,
     /// Jobs whose restart-attempt label is missing or not an integer.
     pub unlabelled_jobs: Vec<String>,
+    /// `spec.managedBy` when another controller manages the JobSet.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub manager: Option<String>,
     /// Why the JobSet's templates could not be compared (e.g. the API server rejects a Job
     /// built from one): its problem alone, the other JobSets of a fleet are still compared.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +91,78 @@ pub struct DriftGroup {
     pub live_template: Arc<Value>,
 }
 
+/// A replicatedJob running several templates in one attempt: a distributed workload
+/// whose workers disagree on what they run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Mixed {
+    pub replicated_job: String,
+    /// Jobs on the spec's template.
+    pub on_spec: Vec<String>,
+    /// Jobs on outdated templates, one group per template.
+    pub outdated: Vec<Vec<String>>,
+}
+
+impl Mixed {
+    /// `workers: train-workers-1 on the spec's template, train-workers-0,2 on an outdated one`
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.on_spec.is_empty() {
+            parts.push(format!("{} on the spec's template", job_range(&self.on_spec)));
+        }
+        for group in &self.outdated {
+            parts.push(format!("{} on an outdated one", job_range(group)));
+        }
+        format!("{}: {}", self.replicated_job, parts.join(", "))
+    }
+}
+
+/// The drift as it will be once Job `job` alone is recreated from the spec (a per-Job
+/// restart): it then runs the spec's template, the others keep theirs.
+pub fn after_job_restart(drift: &JobSetDrift, job: &str) -> JobSetDrift {
+    let mut after = drift.clone();
+    for rjob in &mut after.replicated_jobs {
+        for group in &mut rjob.outdated {
+            group.jobs.retain(|j| j != job);
+        }
+        rjob.outdated.retain(|g| !g.jobs.is_empty());
+        for scale in &mut rjob.scale {
+            scale.jobs.retain(|j| j != job);
+        }
+        rjob.scale.retain(|s| !s.jobs.is_empty());
+    }
+    after
+}
+
+/// The drift of Job `job` alone: what a per-Job restart applies.
+pub fn only_job(drift: &JobSetDrift, job: &str) -> JobSetDrift {
+    let mut only = drift.clone();
+    for rjob in &mut only.replicated_jobs {
+        rjob.jobs.retain(|j| j == job);
+        for group in &mut rjob.outdated {
+            group.jobs.retain(|j| j == job);
+        }
+        rjob.outdated.retain(|g| !g.jobs.is_empty());
+        for scale in &mut rjob.scale {
+            scale.jobs.retain(|j| j == job);
+        }
+        rjob.scale.retain(|s| !s.jobs.is_empty());
+        rjob.beyond_replicas.retain(|j| j == job);
+        rjob.not_created.clear();
+    }
+    only.previous_attempt_jobs.clear();
+    only
+}
+
+/// `runs mixed templates in attempt N (workers: …; driver: …)`, when it does.
+pub fn mixed_words(drift: &JobSetDrift) -> Option<String> {
+    let mixed = drift.mixed_templates();
+    (!mixed.is_empty()).then(|| {
+        let each: Vec<String> = mixed.iter().map(Mixed::words).collect();
+        format!("runs mixed templates in attempt {} ({})", drift.attempt, each.join("; "))
+    })
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScaleChange {
@@ -95,6 +181,24 @@ impl JobSetDrift {
         self.replicated_jobs.iter().map(|r| r.jobs.len()).sum()
     }
 
+    /// The replicatedJobs whose current Jobs run more than one template at once (a
+    /// per-Job restart or a scale-up created some from a newer spec), with which run which.
+    pub fn mixed_templates(&self) -> Vec<Mixed> {
+        self.replicated_jobs
+            .iter()
+            .filter_map(|r| {
+                let outdated: Vec<&String> = r.outdated.iter().flat_map(|g| &g.jobs).collect();
+                let on_spec: Vec<String> = r.jobs.iter().filter(|j| !outdated.contains(j)).cloned().collect();
+                let mixed = (!on_spec.is_empty() && !r.outdated.is_empty()) || r.outdated.len() > 1;
+                mixed.then(|| Mixed {
+                    replicated_job: r.name.clone(),
+                    on_spec,
+                    outdated: r.outdated.iter().map(|g| g.jobs.clone()).collect(),
+                })
+            })
+            .collect()
+    }
+
     /// Template drift or a scale change: what makes `diff` exit 1.
     pub fn has_drift(&self) -> bool {
         self.replicated_jobs
@@ -109,6 +213,8 @@ pub fn state_of(jobset: &JobSet) -> State {
         State::Failed
     } else if jobset.finished_as("Completed") {
         State::Completed
+    } else if jobset.managed_elsewhere().is_some() {
+        State::ManagedElsewhere
     } else if jobset.is_suspended() {
         State::Suspended
     } else {
@@ -127,10 +233,11 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         let mut current = sorted.current.remove(&rjob.name).unwrap_or_default();
         current.sort_by_key(|j| (job_index(j), j.name().to_owned()));
         let mut drift = in_spec_drift(jobset, rjob, &current);
-        if state == State::Compared
+        if state.compares_jobs()
             && let Some(want) = expected.get(&rjob.name)
         {
             compare_jobs(&mut drift, &current, want);
+            compare_world_size(&mut drift, &current, rjob.replicas, jobset.expected_jobs());
         }
         replicated_jobs.push(drift);
     }
@@ -144,6 +251,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         replicated_jobs,
         previous_attempt_jobs: sorted.previous,
         unlabelled_jobs: sorted.unlabelled,
+        manager: jobset.managed_elsewhere().map(str::to_owned),
         error: None,
     }
 }
@@ -262,6 +370,32 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     drift.scale = scale;
 }
 
+/// The replica counts the controller wrote on each Job (and its Pods) when it created
+/// it: after a scale-up, the old Jobs' Pods still see the old world size. Identity keys
+/// otherwise, so normalisation drops them; compared here against the spec's counts.
+fn compare_world_size(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], replicas: i32, total: usize) {
+    let wanted =
+        [(labels::REPLICATED_JOB_REPLICAS, i64::from(replicas)), (labels::GLOBAL_REPLICAS, total as i64)];
+    for job in current {
+        for (field, spec) in wanted {
+            // A Job without the label (made by hand, or by an older controller) says nothing.
+            let Some(live) = job.label(field).and_then(|v| v.parse::<i64>().ok()) else { continue };
+            if live == spec {
+                continue;
+            }
+            match drift.scale.iter_mut().find(|s| s.field == field && s.live == Some(live)) {
+                Some(s) => s.jobs.push(job.name().to_owned()),
+                None => drift.scale.push(ScaleChange {
+                    field,
+                    jobs: vec![job.name().to_owned()],
+                    live: Some(live),
+                    spec: Some(spec),
+                }),
+            }
+        }
+    }
+}
+
 fn job_index(job: &ChildJob) -> i64 {
     job.label(labels::JOB_INDEX).and_then(|i| i.parse().ok()).unwrap_or(i64::MAX)
 }
@@ -366,14 +500,47 @@ mod tests {
     }
 
     #[test]
-    fn suspended_and_finished_jobsets_are_not_compared() {
+    fn finished_and_foreign_jobsets_are_not_compared_queued_ones_are() {
         let mut js = jobset("app:v2", 1, json!({"terminalState": "Completed"}));
         assert_eq!(compare(&js, &[job(0, "0", "app:v1")], &expected(&js)).state, State::Completed);
-        js.spec.suspend = Some(true);
         js.status.terminal_state = None;
+        js.spec.managed_by = Some("kueue.x-k8s.io/multikueue".into());
+        let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
+        assert_eq!(d.state, State::ManagedElsewhere);
+        assert!(!d.has_drift());
+        // Queued: resuming starts these same Jobs, so their outdated template is drift.
+        js.spec.managed_by = None;
+        js.spec.suspend = Some(true);
         let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
         assert_eq!(d.state, State::Suspended);
-        assert!(!d.has_drift());
+        assert!(d.has_drift());
+    }
+
+    #[test]
+    fn the_world_size_a_job_was_created_with_is_compared_with_the_spec() {
+        // replicas 2 → 3: the old Jobs still carry 2, the Job created after it 3.
+        let js = jobset("app:v1", 3, json!({}));
+        let sized = |index: u32, n: &str| {
+            let mut j = job(index, "0", "app:v1");
+            let labels = j.metadata.labels.as_mut().unwrap();
+            labels.insert(labels::REPLICATED_JOB_REPLICAS.into(), n.into());
+            labels.insert(labels::GLOBAL_REPLICAS.into(), n.into());
+            j
+        };
+        let d = compare(&js, &[sized(0, "2"), sized(1, "2"), sized(2, "3")], &expected(&js));
+        let fields: Vec<(&str, Vec<String>, Option<i64>)> =
+            d.replicated_jobs[0].scale.iter().map(|s| (s.field, s.jobs.clone(), s.live)).collect();
+        let old = vec!["js-w-0".to_owned(), "js-w-1".to_owned()];
+        assert_eq!(
+            fields,
+            [
+                (labels::REPLICATED_JOB_REPLICAS, old.clone(), Some(2)),
+                (labels::GLOBAL_REPLICAS, old, Some(2))
+            ]
+        );
+        assert!(d.has_drift() && d.outdated_jobs() == 0);
+        // Jobs without the labels (made by hand) say nothing about it.
+        assert!(!compare(&js, &[job(0, "0", "app:v1")], &expected(&js)).has_drift());
     }
 
     #[test]

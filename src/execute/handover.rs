@@ -216,6 +216,10 @@ pub async fn run(
             done: vec![],
             service,
             revisions,
+            jobs: jobs
+                .iter()
+                .map(|j| Owned { name: j.name().to_owned(), uid: j.metadata.uid.clone().unwrap_or_default() })
+                .collect(),
         },
         jobset: jobset.object(),
         templates: templates.clone(),
@@ -439,20 +443,31 @@ impl Kind {
     }
 }
 
-/// Everything the old JobSet owned that still exists, with fresh metadata: its Jobs (by
-/// their jobset-uid label, which the controller sets and nothing removes), the Service
-/// and revisions the journal names (by uid).
+/// Everything the old JobSet owned that still exists, with fresh metadata: its Jobs (the
+/// ones the journal names by uid, and any the old JobSet still controls), the Service and
+/// revisions the journal names (by uid). Never by the jobset-uid label: after an earlier
+/// handover it names an object that no longer exists.
 async fn gather(cluster: &Cluster, journal: &Journal) -> Result<Vec<Target>> {
     let ns = journal.namespace();
     let old_uid = &journal.progress.old_uid;
-    let (job_selector, revision_selector) =
-        (format!("{}={old_uid}", labels::JOBSET_UID), format!("{JOBSET_LABEL}={}", journal.jobset_name()));
+    let (job_selector, revision_selector) = if journal.progress.jobs.is_empty() {
+        // A journal written before Jobs were named in it: its uid label is all there is.
+        (format!("{}={old_uid}", labels::JOBSET_UID), format!("{JOBSET_LABEL}={}", journal.jobset_name()))
+    } else {
+        let by_name = format!("{}={}", labels::JOBSET_NAME, journal.jobset_name());
+        (by_name, format!("{JOBSET_LABEL}={}", journal.jobset_name()))
+    };
     let jobs = cluster.list_jobs(Some(ns), &job_selector, |j| j);
     let revisions = cluster.list_revisions(Some(ns), &revision_selector);
     let (jobs, revisions) = futures::try_join!(jobs, revisions)?;
+    let named = |job: &ChildJob| {
+        journal.progress.jobs.is_empty()
+            || job.is_owned_by(old_uid)
+            || journal.progress.jobs.iter().any(|o| Some(&o.uid) == job.metadata.uid.as_ref())
+    };
     let mut targets: Vec<Target> = jobs
         .into_iter()
-        .filter(|j| !j.is_deleting())
+        .filter(|j| !j.is_deleting() && named(j))
         .map(|j| Target { kind: Kind::Job, name: j.name().to_owned(), metadata: to_json(&j.metadata) })
         .collect();
     if let Some(svc) = &journal.progress.service

@@ -62,10 +62,12 @@ pub fn rollback_refusal(jobset: &JobSet, revision: &Revision) -> Option<String> 
             "revision {} was rebuilt from running Jobs and still holds what the JobSet controller put into \
              them (its labels and annotations, the pod subdomain, volumes from volumeClaimPolicies); rolling \
              back would write that into the spec. Roll back to a revision recorded from the spec (source \
-             spec), or put the template back by hand (`kubectl jobset history {} --revision {}` prints it)",
+             spec), or put the template back by hand (`{}` prints it)",
             revision.number,
-            jobset.name(),
-            revision.number
+            crate::hint::kubectl_jobset(
+                &format!("history {} --revision {}", jobset.name(), revision.number),
+                jobset.namespace()
+            )
         )
     })
 }

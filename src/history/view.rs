@@ -20,6 +20,9 @@ pub struct View<'a> {
     pub spec: Option<i64>,
     /// The revision the current attempt's Jobs were seen running.
     pub running: Option<i64>,
+    /// The spec's revision, when some of the current attempt's Jobs run it beside Jobs on
+    /// another (mixed templates: a per-Job restart or a scale-up made them from the spec).
+    pub also_running: Option<i64>,
 }
 
 impl<'a> View<'a> {
@@ -31,11 +34,25 @@ impl<'a> View<'a> {
             .find(|r| same_templates_in_order(&r.templates, &spec_templates))
             .map(|r| r.number);
         let running = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt())).map(|r| r.number);
-        View { jobset, revisions, spec, running }
+        View { jobset, revisions, spec, running, also_running: None }
+    }
+
+    /// Marks the spec's revision as running too when the current attempt runs mixed
+    /// templates with some Jobs on the spec's (`diff::Mixed::on_spec`).
+    pub fn with_mixed(mut self, mixed: &[crate::diff::Mixed]) -> Self {
+        if mixed.iter().any(|m| !m.on_spec.is_empty()) && self.spec != self.running {
+            self.also_running = self.spec;
+        }
+        self
+    }
+
+    /// Whether the current attempt's Jobs (some of them, with mixed templates) run `number`.
+    pub fn is_running(&self, number: i64) -> bool {
+        self.running == Some(number) || self.also_running == Some(number)
     }
 
     pub fn state(&self, r: &Revision) -> &'static str {
-        match (self.spec == Some(r.number), self.running == Some(r.number)) {
+        match (self.spec == Some(r.number), self.is_running(r.number)) {
             (true, true) => "spec,running",
             (true, false) => "spec",
             (false, true) => "running",

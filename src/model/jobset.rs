@@ -11,6 +11,8 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::Value;
 
+/// The controller that acts on JobSets when `spec.managedBy` is unset or this value.
+pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
 pub const API_GROUP: &str = "jobset.x-k8s.io";
 pub const VERSION: &str = "v1alpha2";
 pub const API_VERSION: &str = "jobset.x-k8s.io/v1alpha2";
@@ -27,6 +29,10 @@ pub mod labels {
     pub const REPLICATED_JOB: &str = "jobset.sigs.k8s.io/replicatedjob-name";
     pub const JOB_INDEX: &str = "jobset.sigs.k8s.io/job-index";
     pub const RESTART_ATTEMPT: &str = "jobset.sigs.k8s.io/restart-attempt";
+    /// The replicatedJob's and the JobSet's replica counts when the Job was created: the
+    /// world size a distributed job's Pods read (labels and annotations, Job and Pods).
+    pub const REPLICATED_JOB_REPLICAS: &str = "jobset.sigs.k8s.io/replicatedjob-replicas";
+    pub const GLOBAL_REPLICAS: &str = "jobset.sigs.k8s.io/global-replicas";
 }
 
 /// A JobSet: the typed view the code reads, next to the raw object the server sent.
@@ -267,6 +273,20 @@ impl JobSet {
         self.spec.suspend.unwrap_or(false)
     }
 
+    /// The controller named by `spec.managedBy` when it is not the JobSet controller: the
+    /// JobSet controller then returns at once from its reconcile and never creates,
+    /// restarts or resumes its Jobs (MultiKueue's manager cluster, for one).
+    pub fn managed_elsewhere(&self) -> Option<&str> {
+        self.spec.managed_by.as_deref().filter(|m| *m != JOBSET_CONTROLLER)
+    }
+}
+
+/// How every command names a JobSet that another controller manages.
+pub fn managed_elsewhere_words(manager: &str) -> String {
+    format!("managed by {manager:?} (spec.managedBy): the JobSet controller does not reconcile it")
+}
+
+impl JobSet {
     /// The name the controller gives Job `index` of a replicatedJob, in every attempt.
     pub fn job_name(&self, replicated_job: &str, index: i32) -> String {
         format!("{}-{replicated_job}-{index}", self.name())
@@ -299,6 +319,9 @@ pub struct ChildJob {
     pub template: Arc<Value>,
     pub parallelism: Option<i64>,
     pub completions: Option<i64>,
+    /// `spec.suspend`: a queued JobSet's Jobs exist, suspended (the template's normal form
+    /// drops it, since the controller sets it from the JobSet).
+    pub suspended: bool,
     pub status: Option<JobStatus>,
 }
 
@@ -317,12 +340,20 @@ impl From<RawJob> for ChildJob {
         let mut metadata = ObjectMeta::from(raw.metadata);
         let scale = |key: &str| raw.spec.get(key).and_then(Value::as_i64);
         let (parallelism, completions) = (scale("parallelism"), scale("completions"));
+        let suspended = raw.spec.get("suspend").and_then(Value::as_bool).unwrap_or(false);
         // The annotations are read only as part of the template: held there alone.
         let template = serde_json::json!({
             "metadata": {"labels": metadata.labels, "annotations": metadata.annotations.take()},
             "spec": raw.spec,
         });
-        ChildJob { metadata, template: Arc::new(template), parallelism, completions, status: raw.status }
+        ChildJob {
+            metadata,
+            template: Arc::new(template),
+            parallelism,
+            completions,
+            suspended,
+            status: raw.status,
+        }
     }
 }
 

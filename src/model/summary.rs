@@ -14,6 +14,8 @@ pub enum Phase {
     Completed,
     Failed,
     Restarting,
+    /// `spec.managedBy` names another controller: the JobSet controller leaves it alone.
+    ManagedElsewhere,
 }
 
 impl fmt::Display for Phase {
@@ -32,7 +34,10 @@ pub struct Summary {
     pub expected: usize,
     /// Counts over the current attempt's Jobs only.
     pub ready: usize,
+    /// Active and running; `suspended` counts active Jobs that are suspended (queued), as
+    /// the JobSet's status counts them.
     pub active: usize,
+    pub suspended: usize,
     pub succeeded: usize,
     pub failed: usize,
     /// Jobs of an earlier attempt that still exist (a restart in progress).
@@ -41,17 +46,26 @@ pub struct Summary {
     pub created: Option<Timestamp>,
     /// `(replicatedJob, images)` in spec order.
     pub images: Vec<(String, Vec<String>)>,
+    /// `(replicatedJob, images)` of current Jobs that carry other images than the spec
+    /// (what a queued JobSet will start on), in spec order.
+    pub job_images: Vec<(String, Vec<String>)>,
+    /// Some replicatedJob's current Jobs run more than one template (a per-Job restart or
+    /// a scale-up created some from a newer spec): said as `Running,Mixed`.
+    pub mixed: bool,
 }
 
 /// Summarises a JobSet from its spec, status and the Jobs it controls.
 pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
     let attempt = jobset.attempt();
-    let (mut ready, mut active, mut succeeded, mut failed, mut previous, mut current) = (0, 0, 0, 0, 0, 0);
+    let (mut ready, mut active, mut suspended, mut succeeded, mut failed, mut previous, mut current) =
+        (0, 0, 0, 0, 0, 0, 0);
+    let mut job_images: Vec<(String, Vec<String>)> = Vec::new();
     for job in jobs {
         match job.attempt() {
             Some(a) if a >= attempt && !job.is_deleting() => {
                 current += 1;
                 match job.state() {
+                    JobState::Active if job.suspended => suspended += 1,
                     JobState::Active => active += 1,
                     JobState::Succeeded => succeeded += 1,
                     JobState::Failed => failed += 1,
@@ -59,6 +73,7 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
                 if job.state() == JobState::Active && job.is_ready() {
                     ready += 1;
                 }
+                note_images(jobset, job, &mut job_images);
             }
             _ => previous += 1,
         }
@@ -68,10 +83,13 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         Phase::Failed
     } else if jobset.finished_as("Completed") {
         Phase::Completed
+    } else if jobset.managed_elsewhere().is_some() {
+        Phase::ManagedElsewhere
     } else if jobset.is_suspended() {
         Phase::Suspended
-    } else if jobset.condition_true("RestartingJobSet") || previous > 0 || (attempt > 0 && current < expected)
-    {
+    } else if previous > 0 || (attempt > 0 && current < expected) {
+        // As `restart` judges it: Jobs of an earlier attempt remain or the current one's
+        // are missing; never readiness (an attempt that cannot start is Running, not ready).
         Phase::Restarting
     } else {
         Phase::Running
@@ -83,6 +101,7 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         expected,
         ready,
         active,
+        suspended,
         succeeded,
         failed,
         previous,
@@ -94,7 +113,58 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
             .iter()
             .map(|rj| (rj.name.clone(), template_images(&rj.template)))
             .collect(),
+        job_images: in_spec_order(jobset, job_images),
+        mixed: runs_mixed_templates(jobset, jobs),
     }
+}
+
+/// Whether the current Jobs of some replicatedJob differ in template. Jobs of a loaded
+/// fleet hold their template in normal form, shared when equal, so equal ones compare at
+/// once; only templates that differ as held are normalised (raw ones, from a watch).
+fn runs_mixed_templates(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
+    let current = jobs.iter().filter(|j| j.attempt() == Some(jobset.attempt()) && !j.is_deleting());
+    let mut first: std::collections::HashMap<&str, &ChildJob> = std::collections::HashMap::new();
+    for job in current {
+        let Some(rjob) = job.label(super::jobset::labels::REPLICATED_JOB) else { continue };
+        let Some(seen) = first.get(rjob) else {
+            first.insert(rjob, job);
+            continue;
+        };
+        let same = std::sync::Arc::ptr_eq(&seen.template, &job.template)
+            || seen.template == job.template
+            || crate::diff::normalize::normalize(&seen.template).template
+                == crate::diff::normalize::normalize(&job.template).template;
+        if !same {
+            return true;
+        }
+    }
+    false
+}
+
+/// Adds the images `job` runs to `seen` when they are not its replicatedJob's in the spec.
+fn note_images(jobset: &JobSet, job: &ChildJob, seen: &mut Vec<(String, Vec<String>)>) {
+    let Some(rjob) = job.label(super::jobset::labels::REPLICATED_JOB) else { return };
+    let Some(spec) = jobset.spec.replicated_jobs.iter().find(|r| r.name == rjob) else { return };
+    let images = template_images(&job.template);
+    if images.is_empty() || images == template_images(&spec.template) {
+        return;
+    }
+    match seen.iter_mut().find(|(name, _)| name == rjob) {
+        Some((_, known)) => {
+            for image in images {
+                if !known.contains(&image) {
+                    known.push(image);
+                }
+            }
+        }
+        None => seen.push((rjob.to_owned(), images)),
+    }
+}
+
+fn in_spec_order(jobset: &JobSet, mut seen: Vec<(String, Vec<String>)>) -> Vec<(String, Vec<String>)> {
+    let position = |name: &str| jobset.spec.replicated_jobs.iter().position(|r| r.name == name);
+    seen.sort_by_key(|(name, _)| position(name));
+    seen
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::defaulter::{Defaulter, client_expected};
 use super::fleet::Fleet;
 use crate::diff::normalize::Normalized;
-use crate::diff::{JobSetDrift, State, compare};
+use crate::diff::{JobSetDrift, compare};
 use crate::error::Result;
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
@@ -59,7 +59,7 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
                     (!needs_server(&client, &jobs_of_replicated_job(fleet, js, &r.name))).then_some(client)
                 })
                 .collect();
-            let settled = forms.iter().all(Option::is_some) || crate::diff::state_of(js) != State::Compared;
+            let settled = forms.iter().all(Option::is_some) || !crate::diff::state_of(js).compares_jobs();
             match settled {
                 true => Ok(compare_with(defaulter, fleet, js, forms)),
                 false => Err(forms),

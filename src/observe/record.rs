@@ -17,8 +17,8 @@ use super::fleet::Fleet;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::cluster::guarded::{GuardedWrite, TRIES, Verdict, WriteFailure, guarded, write_failure};
+use crate::diff::JobSetDrift;
 use crate::diff::normalize::{Normalized, rebuild_template};
-use crate::diff::{JobSetDrift, State};
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite, rebuilt};
 use crate::model::jobset::{ChildJob, JobSet};
@@ -410,7 +410,7 @@ fn running_state(
     drift: &JobSetDrift,
     revisions: &[Revision],
 ) -> Running {
-    if drift.state != State::Compared
+    if !drift.state.compares_jobs()
         || drift.total_jobs() == 0
         || torn_read(jobset, fleet.jobs_of(jobset)).is_some()
     {
@@ -646,7 +646,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::diff::{DriftGroup, ReplicatedJobDrift};
+    use crate::diff::{DriftGroup, ReplicatedJobDrift, State};
     use crate::testing;
     use std::sync::Arc;
 
@@ -683,6 +683,7 @@ mod tests {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],
+            manager: None,
             error: None,
         }
     }

@@ -42,8 +42,7 @@ impl Step {
     }
 }
 
-/// The controller name upstream JobSet answers to in `spec.managedBy`.
-pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
+pub use crate::model::jobset::JOBSET_CONTROLLER;
 /// Kueue's queue label: a JobSet with it is admitted (and suspended) by Kueue.
 pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// On the new JobSet: the uid of the one it replaced (how a rerun recognises it).
@@ -52,10 +51,10 @@ pub const FROM_UID_ANNOTATION: &str = "kubectl-jobset.io/handover-from-uid";
 /// Why a handover must not start, if it must not; `workload` is a Kueue Workload owned
 /// by the JobSet, if one was found.
 pub fn refusal(jobset: &JobSet, jobs: &[ChildJob], workload: Option<&str>) -> Option<String> {
-    if let Some(manager) = jobset.spec.managed_by.as_deref().filter(|m| *m != JOBSET_CONTROLLER) {
+    if let Some(manager) = jobset.managed_elsewhere() {
         return Some(format!(
-            "it is managed by {manager:?} (spec.managedBy), not the JobSet controller: a new uid would \
-             make that controller lose track of it"
+            "it is {}: a new uid would make that controller lose track of it",
+            crate::model::jobset::managed_elsewhere_words(manager)
         ));
     }
     let kueue = |how: String| {

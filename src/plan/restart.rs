@@ -9,8 +9,7 @@ use serde_json::{Value, json};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::model::patch::{add, pointer, replace, test, test_resource_version};
 
-/// The controller that acts on JobSets when `spec.managedBy` is unset or this value.
-pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
+pub use crate::model::jobset::JOBSET_CONTROLLER;
 /// Our reason on the `RestartingJobSet` condition and the Event.
 pub const RESTART_REASON: &str = "ManualRestart";
 
@@ -85,7 +84,8 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
             "the previous restart is still in progress: {why}; wait for it to finish, or pass --force"
         ));
     }
-    if opts.count_towards_max {
+    // A queued JobSet's restart is free (nothing runs), so it never counts.
+    if opts.count_towards_max && !jobset.is_suspended() {
         let max = jobset.spec.failure_policy.as_ref().map_or(0, |p| p.max_restarts);
         let per_job = per_job_counted_restarts(jobset);
         let counted = jobset.status.restarts_count_towards_max + per_job;
@@ -153,6 +153,13 @@ pub fn warnings(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Ve
             crate::diff::job_range(&succeeded)
         ));
     }
+    if jobset.is_suspended() && opts.job.is_none() {
+        let uncounted = if opts.count_towards_max { " (--count-towards-max has no effect)" } else { "" };
+        warnings.push(format!(
+            "the JobSet is suspended: its Jobs are recreated suspended from the spec, so it resumes on the \
+             spec's templates; nothing runs, so the restart is free and never counts towards maxRestarts{uncounted}"
+        ));
+    }
     let strategy = jobset.raw["spec"]["failurePolicy"]["restartStrategy"].as_str();
     if strategy == Some("InPlaceRestart") {
         warnings.push(
@@ -187,29 +194,20 @@ fn cannot_restart(jobset: &JobSet) -> Option<String> {
              create a new JobSet to run again"
         ));
     }
-    if let Some(manager) = jobset.spec.managed_by.as_deref().filter(|m| *m != JOBSET_CONTROLLER) {
+    if let Some(manager) = jobset.managed_elsewhere() {
         return Some(format!(
-            "the JobSet is managed by {manager:?} (spec.managedBy), not the JobSet controller: \
-             restart it through that controller"
+            "the JobSet is {}: restart it through that controller",
+            crate::model::jobset::managed_elsewhere_words(manager)
         ));
-    }
-    if jobset.is_suspended() {
-        return Some(
-            "the JobSet is suspended: a restart would only recreate its Jobs suspended. Resume it \
-             (kubectl patch jobset NAME --type=merge -p '{\"spec\":{\"suspend\":false}}'): the controller \
-             then starts the existing Jobs, merging in the spec's pod labels, annotations, nodeSelector, \
-             tolerations and schedulingGates; other template changes wait for the next restart"
-                .to_owned(),
-        );
     }
     None
 }
 
 /// Why the JobSet's current restart attempt has not finished, if it has not: Jobs of an
-/// earlier attempt remain (deleting or not); Jobs of the current attempt that the
+/// earlier attempt remain (deleting or not), or Jobs of the current attempt that the
 /// controller should have created by now (startupPolicy and dependsOn allowing) do not
-/// exist yet; or the RestartingJobSet condition still holds for the current attempt (the
-/// controller clears it once every Job is ready).
+/// exist yet. Never because Pods are not ready: an attempt that cannot start (a wrong
+/// image, no capacity) may never be ready, and a restart is how it is fixed.
 pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String> {
     let attempt = jobset.attempt();
     let old: Vec<String> = jobs
@@ -229,21 +227,7 @@ pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String>
             crate::diff::job_range(&missing)
         ));
     }
-    let restarting =
-        jobset.status.conditions.iter().find(|c| c.type_ == "RestartingJobSet" && c.status == "True")?;
-    // Our own condition names its attempt; the controller's is always about the current one.
-    let ours = restarting.reason.as_deref() == Some(RESTART_REASON);
-    let current =
-        restarting.message.as_deref().is_some_and(|m| m.starts_with(&format!("restart {attempt} ")));
-    if ours && !current {
-        return None;
-    }
-    let (ready, expected) = progress(jobset, jobs, attempt, true);
-    Some(format!(
-        "attempt {attempt} is still starting: the RestartingJobSet condition is True ({}) until every Job is \
-         ready ({ready}/{expected} ready)",
-        restarting.reason.as_deref().unwrap_or("no reason")
-    ))
+    None
 }
 
 /// `<what> requested by <who> with kubectl-jobset[: <reason>]`: the condition's message and
@@ -275,7 +259,7 @@ fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
         None => {}
     }
     ops.push(add(pointer(&["status", "restarts"]), attempt + 1));
-    if opts.count_towards_max {
+    if opts.count_towards_max && !jobset.is_suspended() {
         let counted = jobset.status.restarts_count_towards_max;
         if let Some(current) = status.get("restartsCountTowardsMax") {
             ops.push(test(pointer(&["status", "restartsCountTowardsMax"]), current.clone()));
@@ -577,7 +561,6 @@ mod tests {
                 jobset(json!({}), json!({"managedBy": "kueue.x-k8s.io/multikueue"})),
                 "managed by \"kueue.x-k8s.io/multikueue\"",
             ),
-            (jobset(json!({}), json!({"suspend": true})), "suspended"),
         ];
         for (js, want) in cases {
             match plan(&js, &running(&js), &opts(), NOW) {
@@ -615,42 +598,47 @@ mod tests {
     }
 
     #[test]
-    fn a_restart_is_in_progress_until_every_job_of_the_attempt_exists_and_is_ready() {
+    fn a_restart_is_in_progress_until_every_job_of_the_attempt_exists_never_for_readiness() {
         // The race of four simultaneous restarts: attempt 1's old Jobs are gone, but only
         // one of its new Jobs exists yet.
         let js = jobset(json!({"restarts": 1}), json!({}));
         let Decision::Refuse(why) = plan(&js, &[job("js-w-0", 1, json!({}))], &opts(), NOW) else { panic!() };
         assert!(why.contains("attempt 1 is still being created: js-w-1 not created yet"), "{why}");
-        // Every Job is there, but our condition for this attempt still holds (not ready).
-        let condition = |message: &str| {
+        // Every Job is there but none is ready (a wrong image, no capacity: it may never
+        // be): the restart that fixes it goes ahead, whoever set the condition.
+        let condition = |reason: &str| {
             json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True",
-                "reason": "ManualRestart", "message": message}]})
+                "reason": reason, "message": "restart 1 requested by bob with kubectl-jobset"}]})
         };
-        let js = jobset(condition("restart 1 requested by bob with kubectl-jobset"), json!({}));
         let created = [job("js-w-0", 1, json!({})), job("js-w-1", 1, json!({}))];
-        let Decision::Refuse(why) = plan(&js, &created, &opts(), NOW) else { panic!() };
-        assert!(
-            why.contains("RestartingJobSet condition is True (ManualRestart)") && why.contains("0/2 ready"),
-            "{why}"
-        );
-        assert!(why.contains("--force"), "{why}");
-        // The controller's own condition (after a failure) counts the same way.
-        let js = jobset(
-            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True", "reason": "DefaultFailurePolicy"}]}),
-            json!({}),
-        );
-        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Refuse(_)));
-        // Our condition from an earlier attempt is stale, and a False one is done.
-        let js = jobset(condition("restart 0 requested by bob with kubectl-jobset"), json!({}));
-        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }));
-        let js = jobset(
-            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "False", "reason": "JobsReady"}]}),
-            json!({}),
-        );
-        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { .. }));
+        for reason in ["ManualRestart", "DefaultFailurePolicy"] {
+            let js = jobset(condition(reason), json!({}));
+            assert!(
+                matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }),
+                "{reason}"
+            );
+            assert_eq!(restart_in_progress(&js, &created), None, "{reason}");
+        }
         let mut o = opts();
         o.force = true;
         assert!(matches!(plan(&js, &[], &o, NOW), Decision::Patch { .. }), "--force overrides");
+    }
+
+    #[test]
+    fn a_suspended_jobset_restarts_for_free() {
+        let js = jobset(
+            json!({"restarts": 1, "restartsCountTowardsMax": 1}),
+            json!({"suspend": true,
+            "failurePolicy": {"maxRestarts": 1}}),
+        );
+        let mut o = opts();
+        o.count_towards_max = true;
+        // Counting would exceed maxRestarts, but a queued JobSet's restart never counts.
+        let Decision::Patch { ops, from: 1, to: 2 } = plan(&js, &running(&js), &o, NOW) else { panic!() };
+        let text = serde_json::to_string(&ops).unwrap();
+        assert!(text.contains("/status/restarts") && !text.contains("restartsCountTowardsMax"), "{text}");
+        let warned = warnings(&js, &running(&js), &o).join("\n");
+        assert!(warned.contains("the restart is free") && warned.contains("has no effect"), "{warned}");
     }
 
     #[test]

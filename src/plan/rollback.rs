@@ -76,12 +76,10 @@ pub fn refusal(jobset: &JobSet) -> Option<String> {
              of a finished JobSet), so nothing was changed; create a new JobSet from the revision to run it"
         ));
     }
-    if let Some(manager) =
-        jobset.spec.managed_by.as_deref().filter(|m| *m != crate::plan::restart::JOBSET_CONTROLLER)
-    {
+    if let Some(manager) = jobset.managed_elsewhere() {
         return Some(format!(
-            "the JobSet is managed by {manager:?} (spec.managedBy), not the JobSet controller: change it \
-             through that controller; nothing was changed"
+            "the JobSet is {}: change it through that controller; nothing was changed",
+            crate::model::jobset::managed_elsewhere_words(manager)
         ));
     }
     None
@@ -148,9 +146,12 @@ pub fn explain_rejection(jobset: &JobSet, target: &Revision) -> String {
         ));
     }
     text.push_str(&format!(
-        "\n  - `kubectl jobset rollback {name} --to-revision {} --handover` recreates the JobSet with these templates \
+        "\n  - `{}` recreates the JobSet with these templates \
          and hands its running Jobs over to it untouched (add --dry-run to see each step first)",
-        target.number
+        crate::hint::kubectl_jobset(
+            &format!("rollback {name} --to-revision {} --handover", target.number),
+            jobset.namespace()
+        )
     ));
     text.push_str("\n(-v shows the API server's full answer)");
     text

@@ -24,6 +24,13 @@ pub enum Verdict {
 /// Judges attempt `attempt` of `jobset`, given its Jobs and the drift `diff` computes.
 pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: i32) -> Verdict {
     let name = jobset.name();
+    if let Some(manager) = jobset.managed_elsewhere() {
+        // Nothing here will ever move it: waiting would only run into the timeout.
+        return Verdict::Ended(format!(
+            "jobset {name:?} is {}",
+            crate::model::jobset::managed_elsewhere_words(manager)
+        ));
+    }
     let reached = match judge(jobset, jobs, attempt, Goal::Ready) {
         Standing::Completed => {
             return Verdict::Done(format!("jobset {name:?} completed (attempt {attempt})"));
@@ -31,6 +38,15 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
         Standing::Failed(message) => {
             let why = message.map(|m| format!(": {m}")).unwrap_or_default();
             return Verdict::Ended(format!("jobset {name:?} failed (attempt {attempt}){why}"));
+        }
+        Standing::Suspended if drift.has_drift() => {
+            return Verdict::Ended(format!(
+                "jobset {name:?} is suspended: its Jobs do not run until it is resumed, and then they start on \
+                 an outdated template ({} of {} jobs); a restart now is free, nothing runs (`{}`)",
+                drift.outdated_jobs(),
+                drift.total_jobs(),
+                crate::hint::kubectl_jobset(&format!("restart {name}"), jobset.namespace())
+            ));
         }
         Standing::Suspended => {
             return Verdict::Ended(format!(
@@ -59,13 +75,15 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
     let scaled: usize = drift.replicated_jobs.iter().flat_map(|r| &r.scale).map(|s| s.jobs.len()).sum();
     if outdated > 0 || scaled > 0 || drift.replicated_jobs.iter().any(|r| !r.beyond_replicas.is_empty()) {
         let what = if outdated > 0 {
-            format!("{outdated} of {} jobs run an outdated template", drift.total_jobs())
+            let mixed = crate::diff::mixed_words(drift).map(|m| format!(": it {m}")).unwrap_or_default();
+            format!("{outdated} of {} jobs run an outdated template{mixed}", drift.total_jobs())
         } else {
             "jobs differ from the spec in parallelism, completions or replicas".to_owned()
         };
         return waiting(
             format!(
-                "{what}; the next restart applies the spec's (`kubectl jobset restart {name}` restarts now)"
+                "{what}; the next restart applies the spec's (`{}` restarts now)",
+                crate::hint::kubectl_jobset(&format!("restart {name}"), jobset.namespace())
             ),
             true,
         );

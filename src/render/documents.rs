@@ -57,6 +57,12 @@ pub struct JobSetDiff {
     pub replicated_jobs: Vec<ReplicatedJobDiff>,
     pub previous_attempt_jobs: Vec<String>,
     pub unlabelled_jobs: Vec<String>,
+    /// replicatedJobs whose current Jobs run more than one template at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mixed_templates: Vec<crate::diff::Mixed>,
+    /// `spec.managedBy`, when another controller manages the JobSet (state `managedElsewhere`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub managed_by: Option<String>,
     /// Why the JobSet could not be compared, when it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -76,6 +82,8 @@ impl JobSetDiff {
             replicated_jobs: d.replicated_jobs.iter().map(ReplicatedJobDiff::from).collect(),
             previous_attempt_jobs: d.previous_attempt_jobs.clone(),
             unlabelled_jobs: d.unlabelled_jobs.clone(),
+            mixed_templates: d.mixed_templates(),
+            managed_by: d.manager.clone(),
             error: d.error.clone(),
         }
     }

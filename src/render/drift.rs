@@ -61,17 +61,25 @@ fn jobset_notes(d: &JobSetDrift) -> Vec<String> {
     let mut notes = Vec::new();
     match d.state {
         State::Compared => {}
-        State::Suspended => notes.push(
-            "suspended: its Jobs are not compared; they are recreated from the spec at the next restart \
-             (resuming only merges pod labels, annotations, nodeSelector and tolerations)"
-                .to_owned(),
-        ),
+        State::Suspended if d.has_drift() => notes.push(format!(
+            "suspended: resuming starts these same Jobs on their outdated template (it only merges pod labels, \
+             annotations, nodeSelector and tolerations); a restart now is free, nothing runs (`{}`)",
+            crate::hint::kubectl_jobset(&format!("restart {}", d.name), &d.namespace)
+        )),
+        State::Suspended => notes.push("suspended: its Jobs run the spec's templates when it resumes".to_owned()),
+        State::ManagedElsewhere => notes.push(format!(
+            "{}: its Jobs are not compared",
+            crate::model::jobset::managed_elsewhere_words(d.manager.as_deref().unwrap_or_default())
+        )),
         State::Completed => {
             notes.push("completed: finished JobSets are not restarted, so nothing is compared".into())
         }
         State::Failed => {
             notes.push("failed: finished JobSets are not restarted, so nothing is compared".into())
         }
+    }
+    if let Some(mixed) = crate::diff::mixed_words(d) {
+        notes.push(format!("warning: {mixed}; a restart puts every Job on the spec's template"));
     }
     if !d.previous_attempt_jobs.is_empty() {
         notes.push(format!(
@@ -100,7 +108,7 @@ fn replicated_job_notes(rjob: &ReplicatedJobDrift, state: State) -> Vec<String> 
         )];
     }
     let mut notes = Vec::new();
-    if state == State::Compared && !rjob.not_created.is_empty() {
+    if state.compares_jobs() && !rjob.not_created.is_empty() {
         notes.push(format!("replicatedJob {}: {} not created yet", rjob.name, job_range(&rjob.not_created)));
     }
     if !rjob.beyond_replicas.is_empty() {
@@ -113,8 +121,14 @@ fn replicated_job_notes(rjob: &ReplicatedJobDrift, state: State) -> Vec<String> 
     }
     let show = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_else(|| "<unset>".into());
     for s in &rjob.scale {
+        let world_size = s.field.starts_with("jobset.sigs.k8s.io/");
+        let why = if world_size {
+            " (the world size their Pods see; a restart recreates them with it)"
+        } else {
+            ""
+        };
         notes.push(format!(
-            "replicatedJob {}: {} is {} on {} but {} in the spec",
+            "replicatedJob {}: {} is {} on {} but {} in the spec{why}",
             rjob.name,
             s.field,
             show(s.live),

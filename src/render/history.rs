@@ -98,7 +98,7 @@ pub fn revisions_table(view: &View, wide: bool, now: Timestamp) -> (Vec<&'static
 
 /// One revision as a document (`--revision N` carries its templates).
 pub fn revision_document(view: &View, r: &Revision, with_templates: bool) -> RevisionDocument {
-    RevisionDocument::new(r, view.spec == Some(r.number), view.running == Some(r.number), with_templates)
+    RevisionDocument::new(r, view.spec == Some(r.number), view.is_running(r.number), with_templates)
 }
 
 /// The whole history of one JobSet as a document.

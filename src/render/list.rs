@@ -20,7 +20,17 @@ pub fn table(
     if all_namespaces {
         headers.push("NAMESPACE");
     }
-    headers.extend(["NAME", "RESTARTS", "READY", "ACTIVE", "SUCCEEDED", "FAILED", "STATUS", AGE]);
+    headers.extend([
+        "NAME",
+        "RESTARTS",
+        "READY",
+        "ACTIVE",
+        "SUSPENDED",
+        "SUCCEEDED",
+        "FAILED",
+        "STATUS",
+        AGE,
+    ]);
     if wide {
         headers.push("IMAGES");
     }
@@ -36,9 +46,10 @@ pub fn table(
                 s.attempt.to_string(),
                 format!("{}/{}", s.ready, s.expected),
                 s.active.to_string(),
+                s.suspended.to_string(),
                 s.succeeded.to_string(),
                 s.failed.to_string(),
-                s.phase.to_string(),
+                if s.mixed { format!("{},Mixed", s.phase) } else { s.phase.to_string() },
                 format_age(s.created, now),
             ]);
             if wide {
@@ -50,9 +61,16 @@ pub fn table(
     (headers, rows)
 }
 
-/// `workers=app:v1,side:v2 driver=drv:v1`
+/// `workers=app:v1,side:v2 driver=drv:v1`; a replicatedJob whose Jobs carry other
+/// images than the spec (a queued JobSet resumes on them) adds them in brackets:
+/// `workers=app:v2(jobs:app:v1)`.
 fn images_cell(s: &Summary) -> String {
-    s.images.iter().map(|(rj, images)| format!("{rj}={}", images.join(","))).collect::<Vec<_>>().join(" ")
+    let cell = |(rj, images): &(String, Vec<String>)| {
+        let jobs = s.job_images.iter().find(|(name, _)| name == rj);
+        let jobs = jobs.map(|(_, images)| format!("(jobs:{})", images.join(","))).unwrap_or_default();
+        format!("{rj}={}{jobs}", images.join(","))
+    };
+    s.images.iter().map(cell).collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]
@@ -72,12 +90,15 @@ mod tests {
             succeeded: 0,
             failed: 0,
             previous: 0,
+            suspended: 0,
             phase: Phase::Running,
             created: Some("2026-11-30T10:00:00Z".parse().unwrap()),
             images: vec![
                 ("workers".into(), vec!["app:v1".into(), "side:v1".into()]),
                 ("driver".into(), vec!["drv:v1".into()]),
             ],
+            job_images: vec![],
+            mixed: false,
         }
     }
 
@@ -92,17 +113,28 @@ mod tests {
     #[test]
     fn namespace_table() {
         insta::assert_snapshot!(render(&[summary("ml", "train")], false, false), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE
-        train   2          3/4     4        0           0        Running   150m
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE
+        train   2          3/4     4        0           0           0        Running   150m
+        ");
+    }
+
+    #[test]
+    fn a_queued_jobset_counts_suspended_jobs_and_shows_the_images_they_resume_on() {
+        let mut queued = summary("ml", "train");
+        (queued.active, queued.suspended, queued.ready, queued.phase) = (0, 4, 0, Phase::Suspended);
+        queued.job_images = vec![("workers".into(), vec!["app:v0".into(), "side:v1".into()])];
+        insta::assert_snapshot!(render(&[queued], false, true), @r"
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS      AGE    IMAGES
+        train   2          0/4     0        4           0           0        Suspended   150m   workers=app:v1,side:v1(jobs:app:v0,side:v1) driver=drv:v1
         ");
     }
 
     #[test]
     fn all_namespaces_wide_table() {
         insta::assert_snapshot!(render(&[summary("ml", "train"), summary("research", "eval")], true, true), @r"
-        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUCCEEDED   FAILED   STATUS    AGE    IMAGES
-        ml          train   2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
-        research    eval    2          3/4     4        0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
+        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    IMAGES
+        ml          train   2          3/4     4        0           0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
+        research    eval    2          3/4     4        0           0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
         ");
     }
 }

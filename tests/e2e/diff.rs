@@ -183,7 +183,7 @@ async fn all_namespaces_reports_each_jobset() {
 
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
-async fn suspension_is_reported_not_diffed_and_errors_exit_2() {
+async fn a_suspended_jobset_is_diffed_and_errors_exit_2() {
     let ns = TestNs::new("diff-states").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], "  suspend: true\n"));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
@@ -193,8 +193,8 @@ async fn suspension_is_reported_not_diffed_and_errors_exit_2() {
         &format!(r#"[{{"op":"replace","path":"{WORKER_CONTAINER}/image","value":"busybox:1.37"}}]"#),
     );
     let out = ns.plugin(&["diff", "train"]);
-    assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stdout.contains("suspended: its Jobs are not compared"), "{out:?}");
+    assert_eq!(out.code, 1, "resuming would start the outdated Jobs: {out:?}");
+    assert!(out.stdout.contains("resuming starts these same Jobs on their outdated template"), "{out:?}");
 
     let out = ns.plugin(&["diff", "nope"]);
     assert_eq!(out.code, 2, "errors exit 2 in diff: {out:?}");

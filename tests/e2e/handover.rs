@@ -256,3 +256,33 @@ async fn set_image_hands_over_where_templates_are_immutable() {
     assert!(history.stdout.contains("new base"), "the cause is recorded: {history:?}");
     next_restart_uses(&ns, "busybox:1.38", 1).await;
 }
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn three_handovers_in_a_row_keep_every_job_owned_and_the_next_restart_works() {
+    let ns = TestNs::new("handover-thrice").await;
+    prepare(&ns, &[]).await;
+    let before = running(&ns).await;
+    // Each handover's Jobs still carry the jobset-uid label of the first object: the
+    // next one must find them by what it recorded, not by that label.
+    let steps: [&[&str]; 3] = [
+        &["set", "image", NAME, "*/main=busybox:1.38", "--handover", "-y"],
+        &["rollback", NAME, "--to-revision", "1", "--handover", "-y"],
+        &["set", "image", NAME, "*/main=busybox:1.39", "--handover", "-y"],
+    ];
+    for args in steps {
+        let old_uid = ns.jobset(NAME).await["metadata"]["uid"].as_str().unwrap().to_owned();
+        let out = ns.plugin(args);
+        assert_eq!(out.code, 0, "{args:?}: {out:?}");
+        assert!(!out.stderr.contains("not adopted"), "{args:?}: {out:?}");
+        assert_handed_over(&ns, &before, &old_uid).await;
+    }
+    assert_eq!(images(&ns.jobset(NAME).await), ["busybox:1.39", "busybox:1.39"]);
+    // The controller sees its Jobs (no "already exists" creation failures), and a
+    // restart builds every Job from the last templates.
+    let out = ns.plugin(&["restart", NAME]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("restarted (attempt 1 → 2)"), "{out:?}");
+    let jobs = ns.wait_for_attempt_jobs(NAME, 2, JOBS).await;
+    assert!(jobs.iter().all(|j| image_of(j, 0) == "busybox:1.39"), "{jobs:?}");
+}

@@ -28,12 +28,12 @@ async fn lists_jobsets_across_namespaces_with_two_requests() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(
         lines[0].split_whitespace().collect::<Vec<_>>(),
-        ["NAME", "RESTARTS", "READY", "ACTIVE", "SUCCEEDED", "FAILED", "STATUS", "AGE"]
+        ["NAME", "RESTARTS", "READY", "ACTIVE", "SUSPENDED", "SUCCEEDED", "FAILED", "STATUS", "AGE"]
     );
     assert_eq!(lines.len(), 2, "{out:?}");
     assert_eq!(
-        &lines[1].split_whitespace().collect::<Vec<_>>()[..7],
-        ["alpha", "0", "0/2", "2", "0", "0", "Running"]
+        &lines[1].split_whitespace().collect::<Vec<_>>()[..8],
+        ["alpha", "0", "0/2", "2", "0", "0", "0", "Running"]
     );
 
     let out = run_plugin(&["list", "-A", "-o", "wide", "-v=6"], None, &[]);
@@ -87,7 +87,7 @@ async fn a_restarted_jobset_shows_its_attempt_and_counts() {
     let out = ns.plugin(&["list", "--no-headers"]);
     let cells: Vec<&str> = out.stdout.split_whitespace().collect();
     assert_eq!(&cells[..2], ["train", "1"], "{out:?}");
-    assert_eq!(cells[5], "0", "failed Jobs of the previous attempt are not counted: {out:?}");
+    assert_eq!(cells[6], "0", "failed Jobs of the previous attempt are not counted: {out:?}");
 }
 
 #[tokio::test]

@@ -26,3 +26,4 @@ mod rollback;
 mod rollout;
 mod smoke;
 mod soak;
+mod states;

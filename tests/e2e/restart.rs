@@ -106,7 +106,6 @@ async fn concurrent_restarts_of_one_attempt_make_one_restart() {
 async fn refusals_and_dry_runs_change_nothing() {
     let ns = TestNs::new("restart-refuse").await;
     ns.create(&jobset_yaml("done", &[("workers", 1, "busybox:1.36")], ""));
-    ns.create(&jobset_yaml("paused", &[("workers", 1, "busybox:1.36")], "  suspend: true\n"));
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("done", 0, 1).await;
     ns.complete_job("done-workers-0").await;
@@ -123,10 +122,6 @@ async fn refusals_and_dry_runs_change_nothing() {
         "{out:?}"
     );
     assert_eq!(resource_version(&ns, "done").await, rv);
-
-    let out = ns.plugin(&["restart", "paused"]);
-    assert_eq!(out.code, 1, "{out:?}");
-    assert!(out.stderr.contains("suspended") && out.stderr.contains("Resume it"), "{out:?}");
 
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     patch_image(&ns, "train");

@@ -1,5 +1,7 @@
 //! `kubectl jobset rollback` on the real cluster.
 
+use std::time::Duration;
+
 use serde_json::Value;
 
 use kubectl_jobset::render::documents::{DiffDocument, HistoryDocument};
@@ -194,14 +196,24 @@ async fn immutable_templates_get_plain_words() {
 
 /// Issues 15 and 18: `rollback --restart` while the previous restart is still in progress
 /// is refused before the templates change (nothing is changed); `--force` goes ahead.
+/// In progress means an earlier attempt's Job is still there (here held by a finalizer),
+/// never that Pods are not ready yet.
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn rollback_restart_is_refused_before_patching_while_a_restart_is_in_progress() {
     let ns = TestNs::new("rollback-in-progress").await;
     v1_then_v2(&ns, "").await;
-    // A second restart whose Jobs never become ready: it stays in progress.
-    let out = ns.plugin(&["restart", "train", "--wait"]);
+    let hold = r#"{"metadata":{"finalizers":["kubectl-jobset.test/hold"]}}"#;
+    let held = ns.jobs_of("train").await[0].metadata.name.clone().unwrap();
+    assert!(ns.kubectl(&["patch", "job", &held, "--type=merge", "-p", hold]).status.success());
+    // A second restart whose old Job cannot go away: it stays in progress.
+    let out = ns.plugin(&["restart", "train"]);
     assert_eq!(out.code, 0, "{out:?}");
+    wait_for("the held Job to be deleting", Duration::from_secs(30), || async {
+        let jobs = ns.jobs_of("train").await;
+        jobs.iter().any(|j| j.metadata.deletion_timestamp.is_some()).then_some(())
+    })
+    .await;
     let before = ns.jobset("train").await;
     let out = ns.plugin(&["rollback", "train", "-y", "--restart"]);
     assert_eq!(out.code, 1, "{out:?}");
@@ -217,4 +229,6 @@ async fn rollback_restart_is_refused_before_patching_while_a_restart_is_in_progr
     let out = ns.plugin(&["rollback", "train", "-y", "--restart", "--force"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains("restarted (attempt 2 → 3)"), "{out:?}");
+    let release = r#"{"metadata":{"finalizers":null}}"#;
+    assert!(ns.kubectl(&["patch", "job", &held, "--type=merge", "-p", release]).status.success());
 }

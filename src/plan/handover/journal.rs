@@ -51,6 +51,11 @@ pub struct Progress {
     /// Our ControllerRevisions (its history).
     #[serde(default)]
     pub revisions: Vec<Owned>,
+    /// The Jobs the old JobSet controlled when the handover began, by name and uid: how
+    /// they are found again once the orphaning delete has removed their owner reference
+    /// (their jobset-uid label may name an object from an earlier handover).
+    #[serde(default)]
+    pub jobs: Vec<Owned>,
 }
 
 /// The whole journal.
@@ -176,6 +181,7 @@ mod tests {
                 done: vec!["journal".into()],
                 service: Some(Owned { name: "train".into(), uid: "s1".into() }),
                 revisions: vec![Owned { name: "train-abc".into(), uid: "r1".into() }],
+                jobs: vec![Owned { name: "train-workers-0".into(), uid: "j1".into() }],
             },
             jobset: json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1"}, "spec": {"x": 1}}),
             templates: vec![("workers".into(), json!({"spec": {"parallelism": 2}}))],

@@ -56,6 +56,8 @@ fn diff_document_round_trips() {
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec!["handmade".into()],
+            mixed_templates: vec![],
+            managed_by: None,
             error: None,
         }],
     };
