@@ -146,6 +146,7 @@ fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartP
             reason: args.reason.clone(),
             requested_by: requested_by(global),
             job,
+            after_change: false,
         },
         if_outdated: args.if_outdated,
         dry_run: args.dry_run.into(),
@@ -337,6 +338,7 @@ fn restart_after(
             reason: Some(reason),
             requested_by: requested_by(global),
             force: with.force,
+            after_change: true,
             ..Default::default()
         },
         wait: wait(with.wait, with.timeout),

@@ -11,7 +11,7 @@ use crate::cluster::watch::{Snapshot, next_snapshot, watch_jobset};
 use crate::diff::job_range;
 use crate::error::{Error, Result};
 use crate::model::jobset::JobSet;
-use crate::model::startup::{Goal, Standing, judge};
+use crate::model::startup::{Goal, Reached, Standing, judge};
 
 /// `--wait[=ready]` with its `--timeout`, as `restart` and `rollback --restart` take them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,13 +78,7 @@ pub async fn wait(
             Standing::Done(reached) => Some(reached),
             Standing::Pending(reached) => {
                 if show_progress {
-                    write!(
-                        err,
-                        "\rrestart {to}: {}/{} jobs {}",
-                        reached.done,
-                        reached.expected,
-                        wait_for.verb()
-                    )?;
+                    write_progress(err, to, &reached, wait_for)?;
                 }
                 None
             }
@@ -98,13 +92,7 @@ pub async fn wait(
         last = Some(snapshot);
         if let Some(reached) = reached {
             if show_progress {
-                write!(
-                    err,
-                    "\rrestart {to}: {}/{} jobs {}",
-                    reached.done,
-                    reached.expected,
-                    wait_for.verb()
-                )?;
+                write_progress(err, to, &reached, wait_for)?;
                 writeln!(err)?;
             }
             // Jobs that wait on startupPolicy or dependsOn wait on the workload, not on the restart.
@@ -177,4 +165,10 @@ impl TimeoutContext {
         }
         message
     }
+}
+
+/// `restart N: 2/3 jobs created`, over the line before (a terminal's progress line).
+fn write_progress(err: &mut dyn Write, to: i32, reached: &Reached, wait_for: WaitFor) -> Result<()> {
+    write!(err, "\rrestart {to}: {}/{} jobs {}", reached.done, reached.expected, wait_for.verb())?;
+    Ok(())
 }

@@ -27,7 +27,16 @@ pub struct RestartOptions {
     pub requested_by: String,
     /// `REPLICATEDJOB/INDEX`: restart one Job (RestartJob feature) instead of all.
     pub job: Option<(String, usize)>,
+    /// The restart follows a template change this same command just made (`set image`,
+    /// `rollback --restart`): it has a purpose even right after someone else's restart.
+    pub after_change: bool,
 }
+
+/// How long our own restart of the current attempt stands for any plain `restart` that
+/// reads the JobSet after it (while its Jobs are not all ready): commands started at once
+/// make one restart, whatever moment each reads the JobSet at, without ever waiting on
+/// Pods that may never become ready.
+pub const SAME_RESTART_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
@@ -51,6 +60,9 @@ pub fn plan(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions, now: &str
                 "the JobSet is at attempt {attempt}, not {expected} (--expect-attempt): nothing was changed"
             ));
         }
+    }
+    if opts.job.is_none() && !opts.force && !opts.after_change && just_restarted_by_us(jobset, jobs, now) {
+        return Decision::AlreadyRestarted { attempt };
     }
     if let Some(reason) = refusal(jobset, jobs, opts) {
         return Decision::Refuse(reason);
@@ -228,6 +240,33 @@ pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String>
         ));
     }
     None
+}
+
+/// Whether kubectl-jobset restarted the current attempt less than `SAME_RESTART_WINDOW`
+/// before `now` (our `RestartingJobSet` condition names the attempt and its time) and
+/// its Jobs are not all ready yet: a restart requested now is the same one.
+fn just_restarted_by_us(jobset: &JobSet, jobs: &[ChildJob], now: &str) -> bool {
+    let attempt = jobset.attempt();
+    let ours = jobset.status.conditions.iter().find(|c| {
+        c.type_ == "RestartingJobSet"
+            && c.status == "True"
+            && c.reason.as_deref() == Some(RESTART_REASON)
+            && c.message.as_deref().is_some_and(|m| m.starts_with(&format!("restart {attempt} ")))
+    });
+    if ours.is_none() {
+        return false;
+    }
+    let since = jobset.raw["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|c| c["type"] == "RestartingJobSet")
+        .and_then(|c| c["lastTransitionTime"].as_str())
+        .and_then(|t| t.parse::<jiff::Timestamp>().ok());
+    let (Some(since), Ok(now)) = (since, now.parse::<jiff::Timestamp>()) else { return false };
+    let recent = now.duration_since(since).unsigned_abs() < SAME_RESTART_WINDOW;
+    let (ready, expected) = progress(jobset, jobs, attempt, true);
+    recent && ready < expected
 }
 
 /// `<what> requested by <who> with kubectl-jobset[: <reason>]`: the condition's message and
@@ -622,6 +661,26 @@ mod tests {
         let mut o = opts();
         o.force = true;
         assert!(matches!(plan(&js, &[], &o, NOW), Decision::Patch { .. }), "--force overrides");
+    }
+
+    #[test]
+    fn commands_started_at_once_make_one_restart_without_waiting_on_pods() {
+        let ours = |at: &str| {
+            json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True",
+                "reason": "ManualRestart", "message": "restart 1 requested by bob with kubectl-jobset",
+                "lastTransitionTime": at}]})
+        };
+        let created = [job("js-w-0", 1, json!({})), job("js-w-1", 1, json!({}))];
+        // Read just after another command's restart of this attempt: the same restart.
+        let js = jobset(ours("2026-11-30T11:59:57Z"), json!({}));
+        assert_eq!(plan(&js, &created, &opts(), NOW), Decision::AlreadyRestarted { attempt: 1 });
+        // A change this command just made gives its restart a purpose; so does --force.
+        let mut o = opts();
+        o.after_change = true;
+        assert!(matches!(plan(&js, &created, &o, NOW), Decision::Patch { from: 1, to: 2, .. }));
+        // Later on, an attempt whose Pods never got ready is restarted.
+        let js = jobset(ours("2026-11-30T11:59:00Z"), json!({}));
+        assert!(matches!(plan(&js, &created, &opts(), NOW), Decision::Patch { from: 1, to: 2, .. }));
     }
 
     #[test]
