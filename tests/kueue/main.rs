@@ -31,7 +31,7 @@ const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 const OLD: &str = "busybox:1.36";
 const NEW: &str = "busybox:1.37";
 /// Admission and Kueue's reactions take a second or two; allow for a busy machine.
-const WAIT: Duration = Duration::from_secs(90);
+const WAIT: Duration = Duration::from_secs(150);
 
 fn kueue_resource(kind: &str, plural: &str) -> ApiResource {
     ApiResource {
@@ -56,13 +56,23 @@ fn workloads(ns: &TestNs) -> Api<DynamicObject> {
 async fn kueue_ns(prefix: &str) -> (tokio::sync::MutexGuard<'static, ()>, TestNs) {
     let serial = SERIAL.lock().await;
     let client = admin_client().await;
+    let namespaces: Api<k8s_openapi::api::core::v1::Namespace> = Api::all(client.clone());
     let queues = cluster_queues(client);
     let found = queues.get_opt(CLUSTER_QUEUE).await;
     assert!(
         matches!(found, Ok(Some(_))),
         "no ClusterQueue {CLUSTER_QUEUE} ({found:?}): these tests need the harness cluster with Kueue (not KJS_KUEUE=0)"
     );
-    // Namespaces of earlier tests are deleted asynchronously; their workloads go with them.
+    // Namespaces of earlier tests are deleted asynchronously; their workloads go with them,
+    // and until they are gone Kueue may still count (or re-create) one against the quota.
+    wait_for("earlier Kueue test namespaces to be gone", Duration::from_secs(180), || async {
+        let all = namespaces.list(&ListParams::default()).await.ok()?;
+        let kueue = |n: &&k8s_openapi::api::core::v1::Namespace| {
+            n.metadata.name.as_deref().is_some_and(|name| name.starts_with("kjs-kueue-"))
+        };
+        (!all.items.iter().any(|n| kueue(&n))).then_some(())
+    })
+    .await;
     wait_for("cluster-queue to hold no workloads", Duration::from_secs(120), || async {
         let cq = serde_json::to_value(queues.get(CLUSTER_QUEUE).await.unwrap()).unwrap();
         let count = |field: &str| cq["status"][field].as_i64().unwrap_or(0);
