@@ -42,7 +42,8 @@ pub async fn run(
         return watch(cluster, plan, watching, out, err).await;
     }
     let fleet = fleet::load(cluster, &plan.selection).await?;
-    let summaries: Vec<Summary> = fleet.jobsets.iter().map(|js| summarize(js, fleet.jobs_of(js))).collect();
+    let summaries: Vec<Summary> =
+        fleet.jobsets.iter().map(|js| summarize_with_mixed(js, fleet.jobs_of(js))).collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
         fleet::write_nothing_found(err, &plan.selection)?;
     } else {
@@ -209,7 +210,7 @@ impl WatchedFleet {
         let jobs: Vec<ChildJob> =
             self.jobs.get(key).map(|j| j.values().cloned().collect()).unwrap_or_default();
         let fleet = Fleet::new(vec![jobset.clone()], jobs, vec![]);
-        Some(summarize(jobset, fleet.jobs_of(jobset)))
+        Some(summarize_with_mixed(jobset, fleet.jobs_of(jobset)))
     }
 }
 
@@ -315,4 +316,9 @@ impl<'a> RowPrinter<'a> {
         let Some(jobset) = state.jobsets.get(key) else { return Ok(()) };
         watched::write_object(out, self.plan.format, event, jobset.object())
     }
+}
+
+/// A JobSet's row, with whether its current attempt runs mixed templates.
+fn summarize_with_mixed(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
+    summarize(jobset, jobs).with_mixed(crate::diff::runs_mixed_templates(jobset, jobs))
 }

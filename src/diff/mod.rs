@@ -117,6 +117,28 @@ impl Mixed {
     }
 }
 
+/// Whether the current Jobs of some replicatedJob differ in template. Jobs of a loaded
+/// fleet hold their template in normal form, shared when equal, so equal ones compare at
+/// once; only templates that differ as held are normalised (raw ones, from a watch).
+pub fn runs_mixed_templates(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
+    let current = jobs.iter().filter(|j| j.attempt() == Some(jobset.attempt()) && !j.is_deleting());
+    let mut first: std::collections::HashMap<&str, &ChildJob> = std::collections::HashMap::new();
+    for job in current {
+        let Some(rjob) = job.label(labels::REPLICATED_JOB) else { continue };
+        let Some(seen) = first.get(rjob) else {
+            first.insert(rjob, job);
+            continue;
+        };
+        let same = std::sync::Arc::ptr_eq(&seen.template, &job.template)
+            || seen.template == job.template
+            || normalize::normalize(&seen.template).template == normalize::normalize(&job.template).template;
+        if !same {
+            return true;
+        }
+    }
+    false
+}
+
 /// The drift as it will be once Job `job` alone is recreated from the spec (a per-Job
 /// restart): it then runs the spec's template, the others keep theirs.
 pub fn after_job_restart(drift: &JobSetDrift, job: &str) -> JobSetDrift {
@@ -514,6 +536,21 @@ mod tests {
         let d = compare(&js, &[job(0, "0", "app:v1")], &expected(&js));
         assert_eq!(d.state, State::Suspended);
         assert!(d.has_drift());
+    }
+
+    #[test]
+    fn jobs_of_one_replicated_job_on_two_templates_are_mixed() {
+        let js = jobset("app:v2", 3, json!({}));
+        let same = [job(0, "0", "app:v1"), job(1, "0", "app:v1")];
+        assert!(!runs_mixed_templates(&js, &same));
+        // Raw (not interned) templates differ by the Job's own labels only: not mixed.
+        let mut other = job(2, "0", "app:v1");
+        other.template = Arc::new(json!({"metadata": {"labels": {"job-name": "js-w-2"}},
+            "spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}}));
+        assert!(!runs_mixed_templates(&js, &[same[0].clone(), other]));
+        assert!(runs_mixed_templates(&js, &[same[0].clone(), job(2, "0", "app:v2")]));
+        // An earlier attempt's Job does not count.
+        assert!(!runs_mixed_templates(&js, &[same[0].clone(), job(2, "1", "app:v2")]));
     }
 
     #[test]

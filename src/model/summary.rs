@@ -50,7 +50,8 @@ pub struct Summary {
     /// (what a queued JobSet will start on), in spec order.
     pub job_images: Vec<(String, Vec<String>)>,
     /// Some replicatedJob's current Jobs run more than one template (a per-Job restart or
-    /// a scale-up created some from a newer spec): said as `Running,Mixed`.
+    /// a scale-up created some from a newer spec): said as `Running,Mixed`. Set by
+    /// `with_mixed` from the drift engine's `diff::runs_mixed_templates`.
     pub mixed: bool,
 }
 
@@ -114,31 +115,15 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
             .map(|rj| (rj.name.clone(), template_images(&rj.template)))
             .collect(),
         job_images: in_spec_order(jobset, job_images),
-        mixed: runs_mixed_templates(jobset, jobs),
+        mixed: false,
     }
 }
 
-/// Whether the current Jobs of some replicatedJob differ in template. Jobs of a loaded
-/// fleet hold their template in normal form, shared when equal, so equal ones compare at
-/// once; only templates that differ as held are normalised (raw ones, from a watch).
-fn runs_mixed_templates(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
-    let current = jobs.iter().filter(|j| j.attempt() == Some(jobset.attempt()) && !j.is_deleting());
-    let mut first: std::collections::HashMap<&str, &ChildJob> = std::collections::HashMap::new();
-    for job in current {
-        let Some(rjob) = job.label(super::jobset::labels::REPLICATED_JOB) else { continue };
-        let Some(seen) = first.get(rjob) else {
-            first.insert(rjob, job);
-            continue;
-        };
-        let same = std::sync::Arc::ptr_eq(&seen.template, &job.template)
-            || seen.template == job.template
-            || crate::diff::normalize::normalize(&seen.template).template
-                == crate::diff::normalize::normalize(&job.template).template;
-        if !same {
-            return true;
-        }
+impl Summary {
+    pub fn with_mixed(mut self, mixed: bool) -> Self {
+        self.mixed = mixed;
+        self
     }
-    false
 }
 
 /// Adds the images `job` runs to `seen` when they are not its replicatedJob's in the spec.
