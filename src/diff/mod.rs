@@ -144,16 +144,22 @@ pub fn runs_mixed_templates(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
 pub fn after_job_restart(drift: &JobSetDrift, job: &str) -> JobSetDrift {
     let mut after = drift.clone();
     for rjob in &mut after.replicated_jobs {
-        for group in &mut rjob.outdated {
-            group.jobs.retain(|j| j != job);
-        }
-        rjob.outdated.retain(|g| !g.jobs.is_empty());
-        for scale in &mut rjob.scale {
-            scale.jobs.retain(|j| j != job);
-        }
-        rjob.scale.retain(|s| !s.jobs.is_empty());
+        keep_differing_jobs(rjob, |j| j != job);
     }
     after
+}
+
+/// Keeps only the Jobs `keep` accepts in a replicatedJob's template and scale drift,
+/// dropping the groups left empty.
+fn keep_differing_jobs(rjob: &mut ReplicatedJobDrift, keep: impl Fn(&str) -> bool) {
+    for group in &mut rjob.outdated {
+        group.jobs.retain(|j| keep(j));
+    }
+    rjob.outdated.retain(|g| !g.jobs.is_empty());
+    for scale in &mut rjob.scale {
+        scale.jobs.retain(|j| keep(j));
+    }
+    rjob.scale.retain(|s| !s.jobs.is_empty());
 }
 
 /// The drift of Job `job` alone: what a per-Job restart applies.
@@ -161,14 +167,7 @@ pub fn only_job(drift: &JobSetDrift, job: &str) -> JobSetDrift {
     let mut only = drift.clone();
     for rjob in &mut only.replicated_jobs {
         rjob.jobs.retain(|j| j == job);
-        for group in &mut rjob.outdated {
-            group.jobs.retain(|j| j == job);
-        }
-        rjob.outdated.retain(|g| !g.jobs.is_empty());
-        for scale in &mut rjob.scale {
-            scale.jobs.retain(|j| j == job);
-        }
-        rjob.scale.retain(|s| !s.jobs.is_empty());
+        keep_differing_jobs(rjob, |j| j == job);
         rjob.beyond_replicas.retain(|j| j == job);
         rjob.not_created.clear();
     }
@@ -375,15 +374,7 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
             ("completions", job.completions, want.completions),
         ] {
             if live_value != spec_value {
-                match scale.iter_mut().find(|s| s.field == field && s.live == live_value) {
-                    Some(s) => s.jobs.push(job.name().to_owned()),
-                    None => scale.push(ScaleChange {
-                        field,
-                        jobs: vec![job.name().to_owned()],
-                        live: live_value,
-                        spec: spec_value,
-                    }),
-                }
+                note_scale(&mut scale, field, job, live_value, spec_value);
             }
         }
     }
@@ -402,19 +393,24 @@ fn compare_world_size(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], rep
         for (field, spec) in wanted {
             // A Job without the label (made by hand, or by an older controller) says nothing.
             let Some(live) = job.label(field).and_then(|v| v.parse::<i64>().ok()) else { continue };
-            if live == spec {
-                continue;
-            }
-            match drift.scale.iter_mut().find(|s| s.field == field && s.live == Some(live)) {
-                Some(s) => s.jobs.push(job.name().to_owned()),
-                None => drift.scale.push(ScaleChange {
-                    field,
-                    jobs: vec![job.name().to_owned()],
-                    live: Some(live),
-                    spec: Some(spec),
-                }),
+            if live != spec {
+                note_scale(&mut drift.scale, field, job, Some(live), Some(spec));
             }
         }
+    }
+}
+
+/// Adds `job` to the group of Jobs whose `field` is `live` instead of the spec's.
+fn note_scale(
+    scale: &mut Vec<ScaleChange>,
+    field: &'static str,
+    job: &ChildJob,
+    live: Option<i64>,
+    spec: Option<i64>,
+) {
+    match scale.iter_mut().find(|s| s.field == field && s.live == live) {
+        Some(s) => s.jobs.push(job.name().to_owned()),
+        None => scale.push(ScaleChange { field, jobs: vec![job.name().to_owned()], live, spec }),
     }
 }
 

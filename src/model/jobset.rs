@@ -164,6 +164,8 @@ pub struct Condition {
     pub reason: Option<String>,
     #[serde(default)]
     pub message: Option<String>,
+    #[serde(default, rename = "lastTransitionTime")]
+    pub last_transition_time: Option<String>,
 }
 
 #[derive(Deserialize)]

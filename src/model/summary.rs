@@ -60,6 +60,13 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
     let attempt = jobset.attempt();
     let (mut ready, mut active, mut suspended, mut succeeded, mut failed, mut previous, mut current) =
         (0, 0, 0, 0, 0, 0, 0);
+    // The spec's images once per JobSet: each Job is compared with them.
+    let images: Vec<(String, Vec<String>)> = jobset
+        .spec
+        .replicated_jobs
+        .iter()
+        .map(|rj| (rj.name.clone(), template_images(&rj.template)))
+        .collect();
     let mut job_images: Vec<(String, Vec<String>)> = Vec::new();
     for job in jobs {
         match job.attempt() {
@@ -74,7 +81,7 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
                 if job.state() == JobState::Active && job.is_ready() {
                     ready += 1;
                 }
-                note_images(jobset, job, &mut job_images);
+                note_images(&images, job, &mut job_images);
             }
             _ => previous += 1,
         }
@@ -108,12 +115,7 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         previous,
         phase,
         created: jobset.metadata.creation_timestamp.as_ref().map(|t| t.0),
-        images: jobset
-            .spec
-            .replicated_jobs
-            .iter()
-            .map(|rj| (rj.name.clone(), template_images(&rj.template)))
-            .collect(),
+        images,
         job_images: in_spec_order(jobset, job_images),
         mixed: false,
     }
@@ -126,12 +128,13 @@ impl Summary {
     }
 }
 
-/// Adds the images `job` runs to `seen` when they are not its replicatedJob's in the spec.
-fn note_images(jobset: &JobSet, job: &ChildJob, seen: &mut Vec<(String, Vec<String>)>) {
+/// Adds the images `job` runs to `seen` when they are not its replicatedJob's in the spec
+/// (`spec_images`, per replicatedJob).
+fn note_images(spec_images: &[(String, Vec<String>)], job: &ChildJob, seen: &mut Vec<(String, Vec<String>)>) {
     let Some(rjob) = job.label(super::jobset::labels::REPLICATED_JOB) else { return };
-    let Some(spec) = jobset.spec.replicated_jobs.iter().find(|r| r.name == rjob) else { return };
+    let Some((_, spec)) = spec_images.iter().find(|(name, _)| name == rjob) else { return };
     let images = template_images(&job.template);
-    if images.is_empty() || images == template_images(&spec.template) {
+    if images.is_empty() || images == *spec {
         return;
     }
     match seen.iter_mut().find(|(name, _)| name == rjob) {

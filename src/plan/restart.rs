@@ -247,22 +247,17 @@ pub fn restart_in_progress(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String>
 /// its Jobs are not all ready yet: a restart requested now is the same one.
 fn just_restarted_by_us(jobset: &JobSet, jobs: &[ChildJob], now: &str) -> bool {
     let attempt = jobset.attempt();
-    let ours = jobset.status.conditions.iter().find(|c| {
-        c.type_ == "RestartingJobSet"
-            && c.status == "True"
-            && c.reason.as_deref() == Some(RESTART_REASON)
-            && c.message.as_deref().is_some_and(|m| m.starts_with(&format!("restart {attempt} ")))
-    });
-    if ours.is_none() {
-        return false;
-    }
-    let since = jobset.raw["status"]["conditions"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|c| c["type"] == "RestartingJobSet")
-        .and_then(|c| c["lastTransitionTime"].as_str())
-        .and_then(|t| t.parse::<jiff::Timestamp>().ok());
+    let since = jobset
+        .status
+        .conditions
+        .iter()
+        .find(|c| {
+            c.type_ == "RestartingJobSet"
+                && c.status == "True"
+                && c.reason.as_deref() == Some(RESTART_REASON)
+                && c.message.as_deref().is_some_and(|m| m.starts_with(&format!("restart {attempt} ")))
+        })
+        .and_then(|c| c.last_transition_time.as_deref()?.parse::<jiff::Timestamp>().ok());
     let (Some(since), Ok(now)) = (since, now.parse::<jiff::Timestamp>()) else { return false };
     let recent = now.duration_since(since).unsigned_abs() < SAME_RESTART_WINDOW;
     let (ready, expected) = progress(jobset, jobs, attempt, true);
