@@ -198,8 +198,10 @@ impl TestNs {
         let parallelism =
             self.jobs_api().get(job).await.expect("get job").spec.and_then(|s| s.parallelism).unwrap_or(1);
         let lp = ListParams::default().labels(&format!("batch.kubernetes.io/job-name={job}"));
+        // Generous: in a fresh namespace the job controller's first pod create can fail
+        // until the default ServiceAccount exists, and it then backs off (10 s, 20 s, ...).
         let found =
-            wait_for(&format!("{parallelism} pods of job {job}"), Duration::from_secs(30), || async {
+            wait_for(&format!("{parallelism} pods of job {job}"), Duration::from_secs(120), || async {
                 let items = pods.list(&lp).await.expect("list pods").items;
                 (items.len() >= parallelism as usize).then_some(items)
             })
