@@ -233,7 +233,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
 client\t'Print what would happen; send nothing'
 server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l wait -d 'With --restart: wait until every Job of the new attempt exists (`=ready`: is ready)' -r -f -a "created\t'Every Job of the new attempt exists'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l wait -d 'With --restart (or --now): wait until every Job of the new attempt exists (`=ready`: is ready); under Kueue, through its re-admission' -r -f -a "created\t'Every Job of the new attempt exists'
 ready\t'Every Job of the new attempt is ready'"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l timeout -d 'How long --wait waits' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s o -l output -d 'Print the rolled-back JobSet instead of a sentence' -r -f -a "json\t''
@@ -256,7 +256,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l handover -d 'Where the controller forbids template changes (upstream JobSet): recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l force -d 'With --restart: restart even while the previous restart is still in progress'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l now -d 'For a JobSet Kueue has admitted (otherwise refused: Kueue would stop it and resume the old template): roll back, let Kueue stop it, and restart it on the rolled-back template at once. Its Pods stop and its Workload queues again. Implies --restart'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l force -d 'With --restart (or --now): restart even while the previous restart is still in progress'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -285,7 +286,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
 client\t'Print what would happen; send nothing'
 server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l wait -d 'With --restart: wait until every Job of the new attempt exists (`=ready`: is ready)' -r -f -a "created\t'Every Job of the new attempt exists'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l wait -d 'With --restart (or --now): wait until every Job of the new attempt exists (`=ready`: is ready); under Kueue, through its re-admission' -r -f -a "created\t'Every Job of the new attempt exists'
 ready\t'Every Job of the new attempt is ready'"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l timeout -d 'How long --wait waits' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s o -l output -d 'Print the changed JobSets instead of a sentence each' -r -f -a "json\t''
@@ -309,7 +310,8 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l handover -d 'Where the controller forbids template changes (upstream JobSet): recreate the JobSet with the new images and hand its running Jobs over to it, untouched; resumable. One JobSet, by name'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l restart -d 'Restart each changed JobSet once its patch has landed, so the image takes effect now'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l force -d 'With --restart: restart even while the previous restart is still in progress'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l now -d 'For a JobSet Kueue has admitted (otherwise refused: Kueue would stop it and resume the old template): change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l force -d 'With --restart (or --now): restart even while the previous restart is still in progress'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help (see more with \'--help\')'

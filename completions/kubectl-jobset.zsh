@@ -291,7 +291,7 @@ _arguments "${_arguments_options[@]}" : \
 '--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
 client\:"Print what would happen; send nothing"
 server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
-'--wait=[With --restart\: wait until every Job of the new attempt exists (\`=ready\`\: is ready)]::CONDITION:((created\:"Every Job of the new attempt exists"
+'--wait=[With --restart (or --now)\: wait until every Job of the new attempt exists (\`=ready\`\: is ready); under Kueue, through its re-admission]::CONDITION:((created\:"Every Job of the new attempt exists"
 ready\:"Every Job of the new attempt is ready"))' \
 '--timeout=[How long --wait waits]:DURATION:_default' \
 '-o+[Print the rolled-back JobSet instead of a sentence]:OUTPUT:(json yaml name)' \
@@ -317,7 +317,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--yes[Do not ask for confirmation]' \
 '--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
 '--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable]' \
-'--force[With --restart\: restart even while the previous restart is still in progress]' \
+'(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: roll back, let Kueue stop it, and restart it on the rolled-back template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -370,7 +371,7 @@ _arguments "${_arguments_options[@]}" : \
 '--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
 client\:"Print what would happen; send nothing"
 server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
-'--wait=[With --restart\: wait until every Job of the new attempt exists (\`=ready\`\: is ready)]::CONDITION:((created\:"Every Job of the new attempt exists"
+'--wait=[With --restart (or --now)\: wait until every Job of the new attempt exists (\`=ready\`\: is ready); under Kueue, through its re-admission]::CONDITION:((created\:"Every Job of the new attempt exists"
 ready\:"Every Job of the new attempt is ready"))' \
 '--timeout=[How long --wait waits]:DURATION:_default' \
 '-o+[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
@@ -398,7 +399,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--yes[Do not ask for confirmation]' \
 '(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new images and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
 '--restart[Restart each changed JobSet once its patch has landed, so the image takes effect now]' \
-'--force[With --restart\: restart even while the previous restart is still in progress]' \
+'(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \

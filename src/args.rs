@@ -199,12 +199,13 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
         reason: args.reason.clone(),
         dry_run: args.change.dry_run.into(),
         restart: restart_after(
-            args.restart,
+            args.restart || args.now,
             &args.with_restart,
             args.reason.clone().unwrap_or_else(|| "rollback".into()),
             global,
         ),
         handover: args.handover,
+        now: args.now,
         format: args.output.map(Into::into),
         color: color(global),
         history_limit: global.history_limit,
@@ -247,8 +248,9 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     let cause = args.reason.clone().unwrap_or_else(|| crate::plan::set_image::default_cause(&images));
     Ok(SetImagePlan {
         selection: selection(&select, global)?,
-        restart: restart_after(args.restart, &args.with_restart, cause.clone(), global),
+        restart: restart_after(args.restart || args.now, &args.with_restart, cause.clone(), global),
         handover: args.handover,
+        now: args.now,
         images,
         cause,
         requested_by: requested_by(global),

@@ -377,6 +377,7 @@ pub struct HistoryArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("restarting").multiple(true).args(["restart", "now"]))]
 pub struct RollbackArgs {
     /// The JobSet.
     #[arg(value_name = "NAME")]
@@ -402,6 +403,12 @@ pub struct RollbackArgs {
     /// with the templates and hand its running Jobs over to it, untouched; resumable.
     #[arg(long)]
     pub handover: bool,
+
+    /// For a JobSet Kueue has admitted (otherwise refused: Kueue would stop it and resume
+    /// the old template): roll back, let Kueue stop it, and restart it on the rolled-back
+    /// template at once. Its Pods stop and its Workload queues again. Implies --restart.
+    #[arg(long, conflicts_with = "handover")]
+    pub now: bool,
 
     #[command(flatten)]
     pub with_restart: WithRestartArgs,
@@ -429,13 +436,14 @@ pub struct ChangeArgs {
 /// require it.
 #[derive(Debug, Args)]
 pub struct WithRestartArgs {
-    /// With --restart: restart even while the previous restart is still in progress.
-    #[arg(long, requires = "restart")]
+    /// With --restart (or --now): restart even while the previous restart is still in progress.
+    #[arg(long, requires = "restarting")]
     pub force: bool,
 
-    /// With --restart: wait until every Job of the new attempt exists (`=ready`: is ready).
+    /// With --restart (or --now): wait until every Job of the new attempt exists (`=ready`:
+    /// is ready); under Kueue, through its re-admission.
     #[arg(long, value_enum, value_name = "CONDITION", num_args = 0..=1, require_equals = true,
-          default_missing_value = "created", requires = "restart")]
+          default_missing_value = "created", requires = "restarting")]
     pub wait: Option<WaitCondition>,
 
     /// How long --wait waits.
@@ -463,6 +471,7 @@ pub enum SetCommand {
 }
 
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("restarting").multiple(true).args(["restart", "now"]))]
 pub struct SetImageArgs {
     /// JobSet names (`NAME` or `jobset/NAME`), then one or more `[REPLICATEDJOB/]CONTAINER=IMAGE`.
     #[arg(value_name = "NAME|CONTAINER=IMAGE", required = true)]
@@ -492,6 +501,12 @@ pub struct SetImageArgs {
     /// Restart each changed JobSet once its patch has landed, so the image takes effect now.
     #[arg(long)]
     pub restart: bool,
+
+    /// For a JobSet Kueue has admitted (otherwise refused: Kueue would stop it and resume
+    /// the old template): change it, let Kueue stop it, and restart it on the new template
+    /// at once. Its Pods stop and its Workload queues again. Implies --restart.
+    #[arg(long, conflicts_with = "handover")]
+    pub now: bool,
 
     #[command(flatten)]
     pub with_restart: WithRestartArgs,

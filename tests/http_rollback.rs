@@ -60,6 +60,7 @@ fn plan() -> RollbackPlan {
         dry_run: DryRun::None,
         restart: None,
         handover: false,
+        now: false,
         format: None,
         color: false,
         history_limit: 10,

@@ -17,6 +17,7 @@ use serde_json::Value;
 use super::Cluster;
 use crate::error::{Error, JOBSET_RESOURCE, Op, Result};
 use crate::model::jobset::{ChildJob, JobSet};
+use crate::model::kueue::{self, Workload};
 
 /// Items per page for list requests (kubectl's default --chunk-size).
 pub const PAGE_SIZE: u32 = 500;
@@ -290,5 +291,38 @@ mod tests {
             r#"{"command":["sh","-c","a \u0026\u0026 b \u003cc\u003e \u2028"],"ключ":"é\n\"","n":1.5}"#
         );
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value, "the same JSON value");
+    }
+}
+
+impl Cluster {
+    /// Kueue's Workloads in `namespace` (or all), each reduced as its page arrives; None
+    /// when the cluster serves no Kueue (or we may not list Workloads: then Kueue is
+    /// known only by the queue label, said at -v). v1beta2 first, then v1beta1.
+    pub async fn list_workloads(&self, namespace: Option<&str>) -> Result<Option<Vec<Workload>>> {
+        for version in ["v1beta2", "v1beta1"] {
+            let resource = ApiResource {
+                group: kueue::GROUP.into(),
+                version: version.into(),
+                api_version: format!("{}/{version}", kueue::GROUP),
+                kind: "Workload".into(),
+                plural: "workloads".into(),
+            };
+            let api: Api<DynamicObject> = match namespace {
+                Some(ns) => Api::namespaced_with(self.client.clone(), ns, &resource),
+                None => Api::all_with(self.client.clone(), &resource),
+            };
+            let op = Op::new("list", kueue::WORKLOADS_RESOURCE, namespace);
+            let read = |w: DynamicObject| Workload::from_object(&serde_json::to_value(w).unwrap_or_default());
+            match self.list_pages(&api, op, None, read).await {
+                Ok(workloads) => return Ok(Some(workloads)),
+                Err(Error::NotFound { .. }) => continue,
+                Err(e @ Error::Forbidden { .. }) => {
+                    self.log.note(1, &format!("Kueue Workloads not read ({e}); Kueue is known by its queue label only"));
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
     }
 }

@@ -205,6 +205,8 @@ mod tests {
             unlabelled_jobs: vec![],
             manager: None,
             error: None,
+            kueue: None,
+            quota: vec![],
         }
     }
 

@@ -43,7 +43,7 @@ pub async fn run(
     }
     let fleet = fleet::load(cluster, &plan.selection).await?;
     let summaries: Vec<Summary> =
-        fleet.jobsets.iter().map(|js| summarize_with_mixed(js, fleet.jobs_of(js))).collect();
+        fleet.jobsets.iter().map(|js| summarize_with_mixed(js, fleet.jobs_of(js)).with_kueue(fleet.kueue_of(js).as_ref())).collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
         fleet::write_nothing_found(err, &plan.selection)?;
     } else {
@@ -210,7 +210,9 @@ impl WatchedFleet {
         let jobs: Vec<ChildJob> =
             self.jobs.get(key).map(|j| j.values().cloned().collect()).unwrap_or_default();
         let fleet = Fleet::new(vec![jobset.clone()], jobs, vec![]);
-        Some(summarize_with_mixed(jobset, fleet.jobs_of(jobset)))
+        // Workloads are not watched: Kueue is known here by the queue label.
+        let kueue = crate::model::kueue::Kueue::of(jobset, &[]);
+        Some(summarize_with_mixed(jobset, fleet.jobs_of(jobset)).with_kueue(kueue.as_ref()))
     }
 }
 

@@ -36,6 +36,9 @@ pub struct RollbackPlan {
     pub restart: Option<RestartAfter>,
     /// `--handover`: recreate the JobSet and hand its Jobs over (src/handover).
     pub handover: bool,
+    /// `--now`: a JobSet Kueue has admitted is rolled back anyway and restarted on the
+    /// rolled-back template (Kueue stops it and queues it again); without it, refused.
+    pub now: bool,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -84,6 +87,11 @@ pub async fn run(
     {
         return Err(refused(jobset, why));
     }
+    let admitted = fleet.kueue_of(jobset).filter(|k| k.is_admitted());
+    if let Some(kueue) = admitted.as_ref().filter(|_| !plan.now && !plan.handover) {
+        let command = format!("rollback {} --to-revision {}", jobset.name(), target.number);
+        return Err(refused(jobset, kueue.admitted_change_refusal(jobset, &command)));
+    }
     if plan.format.is_none() {
         write_preview(out, jobset, target, Palette { color: plan.color })?;
     }
@@ -104,6 +112,11 @@ pub async fn run(
             None => writeln!(out, "{what} rolled back to revision {} (server dry run)", target.number)?,
         }
         return Ok(ExitStatus::Success);
+    }
+    if admitted.is_some() && plan.now {
+        let wanted = JobSet::from_raw(patched.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
+        let version = wanted.metadata.resource_version.clone().unwrap_or_default();
+        crate::execute::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
     }
     finish(cluster, plan, target.number, out, err).await
 }

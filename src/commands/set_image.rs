@@ -36,6 +36,9 @@ pub struct SetImagePlan {
     pub restart: Option<RestartAfter>,
     /// `--handover`: recreate the JobSet with the new images and hand its Jobs over.
     pub handover: bool,
+    /// `--now`: a JobSet Kueue has admitted is changed anyway and restarted on the new
+    /// template (Kueue stops it and queues it again); without it, it is refused.
+    pub now: bool,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -74,8 +77,20 @@ pub async fn run(
         {
             return Err(refused(jobset, why));
         }
+        if !change.is_empty()
+            && !plan.now
+            && !plan.handover
+            && let Some(kueue) = fleet.kueue_of(jobset).filter(|k| k.is_admitted())
+        {
+            let command =
+                format!("set image {} {}", jobset.name(), crate::plan::set_image::image_words(&plan.images));
+            return Err(refused(jobset, kueue.admitted_change_refusal(jobset, &command)));
+        }
         changes.push(change);
     }
+    // `--now`: the JobSets Kueue has admitted, which Kueue stops once changed.
+    let admitted: Vec<bool> =
+        fleet.jobsets.iter().map(|js| fleet.kueue_of(js).is_some_and(|k| k.is_admitted())).collect();
     let several = plan.selection.namespace.is_none();
     let asks = confirm.is_some() && plan.dry_run == DryRun::None;
     if plan.format.is_none() && (plan.dry_run != DryRun::None || asks) {
@@ -101,7 +116,7 @@ pub async fn run(
     };
     let mut objects = Vec::new();
     let mut changed = Vec::new();
-    for (jobset, change) in fleet.jobsets.iter().zip(&changes) {
+    for ((jobset, change), admitted) in fleet.jobsets.iter().zip(&changes).zip(admitted) {
         let what = subject(jobset);
         if change.is_empty() {
             if plan.format.is_none() {
@@ -120,11 +135,18 @@ pub async fn run(
         if plan.format.is_none() {
             writeln!(out, "{what} image updated{}{}", place(jobset, several), plan.dry_run.suffix())?;
         }
-        objects.push(object);
         if plan.dry_run == DryRun::None {
             record_event(cluster, jobset, change, &who, &plan.cause).await;
             changed.push(jobset.name().to_owned());
+            if admitted && plan.now {
+                // What the spec holds now (the new images, our scheduling fields) is what
+                // Kueue's stop must not take away.
+                let wanted = JobSet::from_raw(object.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
+                let version = wanted.metadata.resource_version.clone().unwrap_or_default();
+                crate::execute::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
+            }
         }
+        objects.push(object);
     }
     if let Some(format) = plan.format {
         write_objects(out, format, objects)?;

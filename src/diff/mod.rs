@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
+use crate::model::kueue::{Kueue, QuotaMismatch};
 use changes::{Change, changes};
 use normalize::Normalized;
 
@@ -57,6 +58,12 @@ pub struct JobSetDrift {
     /// built from one): its problem alone, the other JobSets of a fleet are still compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Kueue's view, when Kueue queues the JobSet (filled in from the fleet's Workloads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kueue: Option<Kueue>,
+    /// Where the Pods request other resources than Kueue's Workload reserves.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub quota: Vec<QuotaMismatch>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -274,6 +281,8 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         unlabelled_jobs: sorted.unlabelled,
         manager: jobset.managed_elsewhere().map(str::to_owned),
         error: None,
+        kueue: None,
+        quota: Vec::new(),
     }
 }
 

@@ -190,6 +190,9 @@ pub async fn run(
     if let Some(why) = plan::refusal(jobset, &jobs, workloads.first().map(String::as_str)) {
         return Err(refused(name, why));
     }
+    if let Some(note) = plan::queued_note(jobset, workloads.first().map(String::as_str)) {
+        writeln!(err, "{note}")?;
+    }
     let service = match &service_name {
         Some(svc) => cluster
             .get_service(ns, svc)

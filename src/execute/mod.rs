@@ -3,6 +3,7 @@
 //! by `restart` and `rollback --restart`; the decisions themselves are in `crate::plan`.
 
 pub mod handover;
+pub mod kueue;
 mod restart;
 mod restart_after;
 mod wait;

@@ -59,6 +59,7 @@ pub async fn wait(
     let mut stream = Box::pin(watch_jobset(cluster, jobset.namespace(), &name));
     let mut last = None::<Snapshot>;
     let mut anything_moved = false;
+    let mut queued_said = false;
     let deadline = tokio::time::sleep(timeout);
     tokio::pin!(deadline);
     loop {
@@ -79,6 +80,15 @@ pub async fn wait(
             Standing::Pending(reached) => {
                 if show_progress {
                     write_progress(err, to, &reached, wait_for)?;
+                }
+                None
+            }
+            // Kueue suspends a JobSet whose containers changed and admits it again: a
+            // suspension is a wait for admission, not the end of the restart.
+            Standing::Suspended if crate::model::kueue::Kueue::of(current, &[]).is_some() => {
+                if !queued_said {
+                    writeln!(err, "jobset {name} is queued by Kueue: waiting for its admission")?;
+                    queued_said = true;
                 }
                 None
             }

@@ -2,6 +2,7 @@
 //! JSON patch operations it writes to them.
 
 pub mod jobset;
+pub mod kueue;
 pub mod patch;
 pub mod startup;
 pub mod summary;

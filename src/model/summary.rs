@@ -16,6 +16,8 @@ pub enum Phase {
     Restarting,
     /// `spec.managedBy` names another controller: the JobSet controller leaves it alone.
     ManagedElsewhere,
+    /// Suspended by Kueue until its Workload is admitted.
+    Queued,
 }
 
 impl fmt::Display for Phase {
@@ -53,6 +55,8 @@ pub struct Summary {
     /// a scale-up created some from a newer spec): said as `Running,Mixed`. Set by
     /// `with_mixed` from the drift engine's `diff::runs_mixed_templates`.
     pub mixed: bool,
+    /// Kueue's queue and Workload (`lq/jobset-train-1a2b3`), when Kueue queues it.
+    pub queue: Option<String>,
 }
 
 /// Summarises a JobSet from its spec, status and the Jobs it controls.
@@ -118,12 +122,24 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         images,
         job_images: in_spec_order(jobset, job_images),
         mixed: false,
+        queue: None,
     }
 }
 
 impl Summary {
     pub fn with_mixed(mut self, mixed: bool) -> Self {
         self.mixed = mixed;
+        self
+    }
+
+    /// Under Kueue, a suspended JobSet is queued, and the row names its queue.
+    pub fn with_kueue(mut self, kueue: Option<&super::kueue::Kueue>) -> Self {
+        if let Some(kueue) = kueue {
+            if self.phase == Phase::Suspended {
+                self.phase = Phase::Queued;
+            }
+            self.queue = Some(kueue.cell());
+        }
         self
     }
 }
@@ -224,5 +240,16 @@ mod tests {
         let restarting =
             json!({"restarts": 1, "conditions": [{"type": "RestartingJobSet", "status": "True"}]});
         assert_eq!(summarize(&jobset(restarting, false), &[]).phase, Phase::Restarting);
+    }
+
+    #[test]
+    fn under_kueue_a_suspended_jobset_is_queued() {
+        let js = JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1",
+            "labels": {"kueue.x-k8s.io/queue-name": "lq"}}, "spec": {"suspend": true, "replicatedJobs": []}}))
+        .unwrap();
+        let kueue = crate::model::kueue::Kueue::of(&js, &[]);
+        let s = summarize(&js, &[]).with_kueue(kueue.as_ref());
+        assert_eq!((s.phase, s.queue.as_deref()), (Phase::Queued, Some("lq")));
+        assert_eq!(summarize(&js, &[]).with_kueue(None).phase, Phase::Suspended);
     }
 }

@@ -113,14 +113,19 @@ fn compare_with(
             expected.insert(r.name.clone(), want);
         }
     }
-    if problems.is_empty() {
+    let mut drift = if problems.is_empty() {
         compare(jobset, fleet.jobs_of(jobset), &expected)
     } else {
         // Compare nothing rather than part of the JobSet: its problem is the answer.
         let mut drift = compare(jobset, fleet.jobs_of(jobset), &BTreeMap::new());
         drift.error = Some(problems.join("; "));
         drift
+    };
+    drift.kueue = fleet.kueue_of(jobset);
+    if let Some(workload) = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()) {
+        drift.quota = crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
     }
+    drift
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::diff::normalize::normalize;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::{Revision, UnreadableRevision};
 use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::model::kueue::{Kueue, Workload};
 use crate::select::Selection;
 
 /// JobSets with their Jobs.
@@ -31,6 +32,8 @@ pub struct Fleet {
     pub history_error: Option<Error>,
     /// Listed revisions labelled for a JobSet of the fleet that another object holds.
     pub revision_holders: Vec<crate::history::Holder>,
+    /// Kueue's Workloads in the namespaces read; None when Kueue is not served.
+    pub workloads: Option<Vec<Workload>>,
 }
 
 impl Fleet {
@@ -59,7 +62,13 @@ impl Fleet {
             revisions_by_owner: HashMap::new(),
             history_error: None,
             revision_holders: Vec::new(),
+            workloads: None,
         }
+    }
+
+    /// Kueue's view of a JobSet of the fleet (its queue label, or a Workload it owns).
+    pub fn kueue_of(&self, jobset: &JobSet) -> Option<Kueue> {
+        Kueue::of(jobset, self.workloads.as_deref().unwrap_or_default())
     }
 
     /// Adds ControllerRevisions, parsed and grouped by owner (the raw objects are dropped).
@@ -129,6 +138,12 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
         }
         _ => tokio::try_join!(cluster.list_jobsets(ns, selection.label_selector.as_deref()), jobs_request)?,
     };
+    // Kueue's Workloads, only for a fleet Kueue may queue (one more round trip, never
+    // per JobSet): clusters without Kueue pay nothing.
+    let workloads = match jobsets.iter().any(crate::model::kueue::may_be_queued) {
+        true => cluster.list_workloads(ns).await?,
+        false => None,
+    };
     let mut missing = Vec::new();
     if !selection.names.is_empty() {
         jobsets.retain(|js| selection.names.iter().any(|n| n == js.name()));
@@ -139,7 +154,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     } else {
         jobsets.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
     }
-    Ok(Fleet::new(jobsets, jobs, missing))
+    Ok(Fleet { workloads, ..Fleet::new(jobsets, jobs, missing) })
 }
 
 /// A listed revision, read as its page arrives (so the raw objects of only one page are

@@ -685,6 +685,8 @@ mod tests {
             unlabelled_jobs: vec![],
             manager: None,
             error: None,
+            kueue: None,
+            quota: vec![],
         }
     }
 

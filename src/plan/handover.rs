@@ -48,6 +48,18 @@ pub const KUEUE_QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 /// On the new JobSet: the uid of the one it replaced (how a rerun recognises it).
 pub const FROM_UID_ANNOTATION: &str = "kubectl-jobset.io/handover-from-uid";
 
+/// What a handover of a queued JobSet under Kueue costs, said before it starts.
+pub fn queued_note(jobset: &JobSet, workload: Option<&str>) -> Option<String> {
+    let labelled = jobset.metadata.labels.as_ref().is_some_and(|l| l.contains_key(KUEUE_QUEUE_LABEL));
+    (jobset.is_suspended() && (labelled || workload.is_some())).then(|| {
+        let old = workload.map(|w| format!(" (its workload {w} goes with the old object)")).unwrap_or_default();
+        format!(
+            "note: jobset {} is queued by Kueue: the new object gets a new Workload and queues again{old}",
+            jobset.name()
+        )
+    })
+}
+
 /// Why a handover must not start, if it must not; `workload` is a Kueue Workload owned
 /// by the JobSet, if one was found.
 pub fn refusal(jobset: &JobSet, jobs: &[ChildJob], workload: Option<&str>) -> Option<String> {
@@ -58,13 +70,19 @@ pub fn refusal(jobset: &JobSet, jobs: &[ChildJob], workload: Option<&str>) -> Op
         ));
     }
     let kueue = |how: String| {
-        format!("it is admitted by Kueue ({how}): a new uid would make Kueue suspend it and admit it again")
+        format!(
+            "it is admitted by Kueue ({how}): a new uid would make Kueue stop its running Pods and queue it \
+             again (a queued, suspended JobSet may be handed over)"
+        )
     };
-    if let Some(queue) = jobset.metadata.labels.as_ref().and_then(|l| l.get(KUEUE_QUEUE_LABEL)) {
-        return Some(kueue(format!("label {KUEUE_QUEUE_LABEL}={queue}")));
-    }
-    if let Some(workload) = workload {
-        return Some(kueue(format!("workload {workload} is owned by it")));
+    // Only an admitted one: a queued JobSet runs nothing, so its new object just queues.
+    if !jobset.is_suspended() {
+        if let Some(queue) = jobset.metadata.labels.as_ref().and_then(|l| l.get(KUEUE_QUEUE_LABEL)) {
+            return Some(kueue(format!("label {KUEUE_QUEUE_LABEL}={queue}")));
+        }
+        if let Some(workload) = workload {
+            return Some(kueue(format!("workload {workload} is owned by it")));
+        }
     }
     if jobset.metadata.deletion_timestamp.is_some() {
         return Some("it is being deleted".into());

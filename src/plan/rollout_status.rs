@@ -39,6 +39,23 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
             let why = message.map(|m| format!(": {m}")).unwrap_or_default();
             return Verdict::Ended(format!("jobset {name:?} failed (attempt {attempt}){why}"));
         }
+        Standing::Suspended if drift.kueue.is_some() => {
+            let kueue = drift.kueue.as_ref().map(|k| k.words()).unwrap_or_default();
+            if drift.has_drift() {
+                // Admission would start the outdated template: waiting would end wrong.
+                return Verdict::Ended(format!(
+                    "jobset {name:?} is {kueue}: admission resumes its Jobs on an outdated template ({} of {} jobs); \
+                     a restart now is free, nothing runs, and the Workload keeps its place (`{}`)",
+                    drift.outdated_jobs(),
+                    drift.total_jobs(),
+                    crate::hint::kubectl_jobset(&format!("restart {name}"), jobset.namespace())
+                ));
+            }
+            return Verdict::Waiting {
+                line: format!("Waiting for jobset {name:?} attempt {attempt}: {kueue}"),
+                needs_restart: false,
+            };
+        }
         Standing::Suspended if drift.has_drift() => {
             return Verdict::Ended(format!(
                 "jobset {name:?} is suspended: its Jobs do not run until it is resumed, and then they start on \
@@ -80,9 +97,11 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
         } else {
             "jobs differ from the spec in parallelism, completions or replicas".to_owned()
         };
+        let workload = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()).map(|w| w.name.as_str());
+        let quota: String = drift.quota.iter().map(|m| format!("; {}", m.words(workload.unwrap_or("?")))).collect();
         return waiting(
             format!(
-                "{what}; the next restart applies the spec's (`{}` restarts now)",
+                "{what}; the next restart applies the spec's (`{}` restarts now){quota}",
                 crate::hint::kubectl_jobset(&format!("restart {name}"), jobset.namespace())
             ),
             true,

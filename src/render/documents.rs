@@ -66,6 +66,12 @@ pub struct JobSetDiff {
     /// Why the JobSet could not be compared, when it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Kueue's queue, standing and Workload, when Kueue queues the JobSet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kueue: Option<crate::model::kueue::Kueue>,
+    /// Where the Pods request other resources than Kueue's Workload reserves.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub quota_mismatches: Vec<crate::model::kueue::QuotaMismatch>,
 }
 
 impl JobSetDiff {
@@ -85,6 +91,8 @@ impl JobSetDiff {
             mixed_templates: d.mixed_templates(),
             managed_by: d.manager.clone(),
             error: d.error.clone(),
+            kueue: d.kueue.clone(),
+            quota_mismatches: d.quota.clone(),
         }
     }
 }

@@ -53,14 +53,30 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
 fn notes(d: &JobSetDrift) -> Vec<String> {
     let mut notes = jobset_notes(d);
     notes.extend(d.replicated_jobs.iter().flat_map(|rjob| replicated_job_notes(rjob, d.state)));
+    // Kueue's standing frames whatever else is said (alone it is not worth a line).
+    if let Some(kueue) = d.kueue.as_ref().filter(|_| d.has_drift() || !notes.is_empty()) {
+        notes.insert(0, kueue.words());
+    }
     notes
 }
 
 /// Why the JobSet's Jobs were not compared, and which Jobs were left out of it.
 fn jobset_notes(d: &JobSetDrift) -> Vec<String> {
     let mut notes = Vec::new();
+    let kueue = d.kueue.as_ref();
+    let workload = kueue.and_then(|k| k.workload.as_ref()).map(|w| w.name.as_str()).unwrap_or("?");
+    notes.extend(d.quota.iter().map(|m| m.words(workload)));
     match d.state {
         State::Compared => {}
+        State::Suspended if d.has_drift() && kueue.is_some() => notes.push(format!(
+            "queued: admission resumes these same Jobs on their outdated template (it only merges pod labels, \
+             annotations, nodeSelector and tolerations); a restart now is free, nothing runs, and the Workload \
+             keeps its place in the queue (`{}`)",
+            crate::hint::kubectl_jobset(&format!("restart {}", d.name), &d.namespace)
+        )),
+        State::Suspended if kueue.is_some() => {
+            notes.push("queued: its Jobs run the spec's templates when Kueue admits it".to_owned())
+        }
         State::Suspended if d.has_drift() => notes.push(format!(
             "suspended: resuming starts these same Jobs on their outdated template (it only merges pod labels, \
              annotations, nodeSelector and tolerations); a restart now is free, nothing runs (`{}`)",

@@ -32,7 +32,7 @@ pub fn table(
         AGE,
     ]);
     if wide {
-        headers.push("IMAGES");
+        headers.extend(["QUEUE", "IMAGES"]);
     }
     let rows = summaries
         .iter()
@@ -53,6 +53,7 @@ pub fn table(
                 format_age(s.created, now),
             ]);
             if wide {
+                row.push(s.queue.clone().unwrap_or_else(|| "<none>".into()));
                 row.push(images_cell(s));
             }
             row
@@ -99,6 +100,7 @@ mod tests {
             ],
             job_images: vec![],
             mixed: false,
+            queue: None,
         }
     }
 
@@ -124,17 +126,28 @@ mod tests {
         (queued.active, queued.suspended, queued.ready, queued.phase) = (0, 4, 0, Phase::Suspended);
         queued.job_images = vec![("workers".into(), vec!["app:v0".into(), "side:v1".into()])];
         insta::assert_snapshot!(render(&[queued], false, true), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS      AGE    IMAGES
-        train   2          0/4     0        4           0           0        Suspended   150m   workers=app:v1,side:v1(jobs:app:v0,side:v1) driver=drv:v1
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS      AGE    QUEUE    IMAGES
+        train   2          0/4     0        4           0           0        Suspended   150m   <none>   workers=app:v1,side:v1(jobs:app:v0,side:v1) driver=drv:v1
+        ");
+    }
+
+    #[test]
+    fn a_jobset_kueue_queues_is_queued_and_names_its_queue_and_workload() {
+        let mut queued = summary("ml", "train");
+        (queued.active, queued.suspended, queued.ready, queued.phase) = (0, 4, 0, Phase::Queued);
+        queued.queue = Some("lq/jobset-train-1a2b3".into());
+        insta::assert_snapshot!(render(&[queued], false, true), @r"
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS   AGE    QUEUE                   IMAGES
+        train   2          0/4     0        4           0           0        Queued   150m   lq/jobset-train-1a2b3   workers=app:v1,side:v1 driver=drv:v1
         ");
     }
 
     #[test]
     fn all_namespaces_wide_table() {
         insta::assert_snapshot!(render(&[summary("ml", "train"), summary("research", "eval")], true, true), @r"
-        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    IMAGES
-        ml          train   2          3/4     4        0           0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
-        research    eval    2          3/4     4        0           0           0        Running   150m   workers=app:v1,side:v1 driver=drv:v1
+        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    QUEUE    IMAGES
+        ml          train   2          3/4     4        0           0           0        Running   150m   <none>   workers=app:v1,side:v1 driver=drv:v1
+        research    eval    2          3/4     4        0           0           0        Running   150m   <none>   workers=app:v1,side:v1 driver=drv:v1
         ");
     }
 }

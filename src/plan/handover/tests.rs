@@ -54,6 +54,15 @@ fn a_plain_running_jobset_is_not_refused() {
 }
 
 #[test]
+fn a_queued_jobset_under_kueue_may_be_handed_over_and_is_told_it_queues_again() {
+    let queued = jobset(json!({"labels": {KUEUE_QUEUE_LABEL: "q"}}), json!({"suspend": true}), json!({}));
+    assert_eq!(refusal(&queued, &[], Some("jobset-train-1a2b")), None);
+    let note = queued_note(&queued, Some("jobset-train-1a2b")).unwrap();
+    assert!(note.contains("queues again") && note.contains("jobset-train-1a2b"), "{note}");
+    assert_eq!(queued_note(&plain(), None), None);
+}
+
+#[test]
 fn refusals_name_their_reason() {
     let cases = [
         (

@@ -59,12 +59,39 @@ fn diff_document_round_trips() {
             mixed_templates: vec![],
             managed_by: None,
             error: None,
+            kueue: Some(crate::model::kueue::Kueue {
+                queue: Some("lq".into()),
+                standing: crate::model::kueue::Standing::Admitted,
+                workload: Some(crate::model::kueue::Workload {
+                    name: "jobset-train-1a2b3".into(),
+                    namespace: String::new(),
+                    owner_uid: None,
+                    cluster_queue: Some("cluster-queue".into()),
+                    admitted: true,
+                    waiting: None,
+                    deleting: false,
+                    pod_sets: vec![],
+                }),
+            }),
+            quota_mismatches: vec![crate::model::kueue::QuotaMismatch {
+                replicated_job: "workers".into(),
+                container: "main".into(),
+                resource: "cpu".into(),
+                reserved: Some("2".into()),
+                requested: Some("1".into()),
+            }],
         }],
     };
     round_trip(&doc);
     let value = serde_json::to_value(&doc).unwrap();
     assert_eq!(value["apiVersion"], "kubectl-jobset/v1");
     assert_eq!(value["jobsets"][0]["replicatedJobs"][0]["scale"][0]["spec"], json!(null));
+    assert_eq!(
+        value["jobsets"][0]["kueue"],
+        json!({"queue": "lq", "standing": "Admitted",
+               "workload": {"name": "jobset-train-1a2b3", "clusterQueue": "cluster-queue", "admitted": true}})
+    );
+    assert_eq!(value["jobsets"][0]["quotaMismatches"][0]["reserved"], "2");
 }
 
 fn revision(templates: bool) -> RevisionDocument {

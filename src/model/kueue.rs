@@ -1,0 +1,475 @@
+//! Kueue, as kubectl-jobset sees it (pure): which JobSets Kueue queues, whether one is
+//! queued or admitted, its Workload reduced to what the commands say, and whether the
+//! quota Kueue reserved matches what the Pods request.
+//!
+//! What Kueue does with JobSets (jobset-controller.md §9, tests/kueue): a JobSet in a
+//! queue is created suspended and gets a Workload it owns; admission resumes the Jobs
+//! that already exist. A container change (image, env, requests) of an *admitted*
+//! JobSet makes Kueue stop it at once: it is suspended (its Pods are deleted), its pod
+//! templates' scheduling fields are restored from the Workload, the Workload is
+//! replaced, and re-admission resumes the same Jobs on their old template.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::jobset::{ChildJob, JobSet};
+
+/// The label that puts a JobSet in a Kueue LocalQueue.
+pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
+pub const GROUP: &str = "kueue.x-k8s.io";
+pub const WORKLOADS_RESOURCE: &str = "workloads.kueue.x-k8s.io";
+
+/// A Kueue Workload, reduced as its list page arrives to what the commands say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Workload {
+    pub name: String,
+    #[serde(skip, default)]
+    pub namespace: String,
+    /// UID of the object that controls it (the JobSet).
+    #[serde(skip, default)]
+    pub owner_uid: Option<String>,
+    /// `status.admission.clusterQueue`, once quota is reserved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cluster_queue: Option<String>,
+    /// The `Admitted` condition is true.
+    pub admitted: bool,
+    /// Why it waits: the `QuotaReserved=False` (or `Evicted=True`) message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<String>,
+    #[serde(skip, default)]
+    pub deleting: bool,
+    /// Per pod set (a replicatedJob): the requests Kueue counts for each container.
+    #[serde(skip, default)]
+    pub pod_sets: Vec<PodSetRequests>,
+}
+
+/// What Kueue reserves quota for, per Pod of one pod set.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct PodSetRequests {
+    pub name: String,
+    /// `(container, requests)`, requests by resource name.
+    pub containers: Vec<(String, BTreeMap<String, String>)>,
+}
+
+impl Workload {
+    /// Reads a Workload object (any served version of kueue.x-k8s.io: the fields used
+    /// are the same in v1beta1 and v1beta2).
+    pub fn from_object(object: &Value) -> Workload {
+        let meta = &object["metadata"];
+        let text = |v: &Value| v.as_str().map(str::to_owned);
+        let conditions = object["status"]["conditions"].as_array().cloned().unwrap_or_default();
+        let condition = |type_: &str, status: &str| {
+            conditions.iter().find(|c| c["type"] == type_ && c["status"] == status).map(|c| text(&c["message"]))
+        };
+        let owner_uid = meta["ownerReferences"]
+            .as_array()
+            .and_then(|refs| refs.iter().find(|r| r["controller"] == true))
+            .and_then(|r| text(&r["uid"]));
+        let pod_sets = object["spec"]["podSets"]
+            .as_array()
+            .map(|sets| {
+                sets.iter()
+                    .map(|set| PodSetRequests {
+                        name: text(&set["name"]).unwrap_or_default(),
+                        containers: container_requests(&set["template"]["spec"]),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let evicted = condition("Evicted", "True").flatten();
+        Workload {
+            name: text(&meta["name"]).unwrap_or_default(),
+            namespace: text(&meta["namespace"]).unwrap_or_default(),
+            owner_uid,
+            cluster_queue: text(&object["status"]["admission"]["clusterQueue"]),
+            admitted: condition("Admitted", "True").is_some(),
+            waiting: evicted.or_else(|| condition("QuotaReserved", "False").flatten()),
+            deleting: !meta["deletionTimestamp"].is_null(),
+            pod_sets,
+        }
+    }
+}
+
+/// `(container, requests)` of a pod spec, in order.
+fn container_requests(pod_spec: &Value) -> Vec<(String, BTreeMap<String, String>)> {
+    pod_spec["containers"]
+        .as_array()
+        .map(|containers| {
+            containers
+                .iter()
+                .map(|c| {
+                    let requests = c["resources"]["requests"]
+                        .as_object()
+                        .map(|r| {
+                            r.iter()
+                                .map(|(k, v)| {
+                                    let value = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+                                    (k.clone(), value)
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (c["name"].as_str().unwrap_or_default().to_owned(), requests)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether Kueue may be queueing `jobset`, from the JobSet alone: its queue label, or
+/// suspended (a namespace may queue unlabelled JobSets), or pod templates that carry
+/// the labels Kueue writes into them at admission. Only then are Workloads read.
+pub fn may_be_queued(jobset: &JobSet) -> bool {
+    let labelled = |labels: Option<&std::collections::BTreeMap<String, String>>| {
+        labels.is_some_and(|l| l.keys().any(|k| k.starts_with("kueue.x-k8s.io/")))
+    };
+    labelled(jobset.metadata.labels.as_ref())
+        || jobset.is_suspended()
+        || jobset.spec.replicated_jobs.iter().any(|rjob| {
+            rjob.template["spec"]["template"]["metadata"]["labels"]
+                .as_object()
+                .is_some_and(|l| l.keys().any(|k| k.starts_with("kueue.x-k8s.io/")))
+        })
+}
+
+/// Whether Kueue holds a JobSet back or lets it run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    /// Suspended, waiting for quota: nothing runs.
+    Queued,
+    /// Admitted: quota is reserved and its Jobs run.
+    Admitted,
+}
+
+/// A JobSet under Kueue: its queue, standing and Workload.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Kueue {
+    /// The LocalQueue (the queue-name label), if labelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
+    pub standing: Standing,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload: Option<Workload>,
+}
+
+impl Kueue {
+    /// Kueue's view of `jobset`: None when it has no queue label and owns no Workload
+    /// (`workloads` are those listed; the live one it controls is picked).
+    pub fn of(jobset: &JobSet, workloads: &[Workload]) -> Option<Kueue> {
+        let queue = jobset.metadata.labels.as_ref().and_then(|l| l.get(QUEUE_LABEL)).cloned();
+        let workload = workloads
+            .iter()
+            .filter(|w| w.namespace == jobset.namespace() && w.owner_uid.as_deref() == Some(jobset.uid()))
+            .min_by_key(|w| w.deleting)
+            .cloned();
+        if queue.is_none() && workload.is_none() {
+            return None;
+        }
+        let standing = if jobset.is_suspended() { Standing::Queued } else { Standing::Admitted };
+        Some(Kueue { queue, standing, workload })
+    }
+
+    pub fn is_admitted(&self) -> bool {
+        self.standing == Standing::Admitted
+    }
+
+    /// `queued by Kueue in queue lq (workload w: <why it waits>)` or
+    /// `admitted by Kueue to cluster-queue (workload w)`.
+    pub fn words(&self) -> String {
+        let queue = self.queue.as_deref().map(|q| format!(" in queue {q}")).unwrap_or_default();
+        let workload = self.workload.as_ref();
+        match self.standing {
+            Standing::Queued => {
+                let why = workload.and_then(|w| w.waiting.as_deref()).map(|m| format!(": {m}")).unwrap_or_default();
+                let detail = workload.map(|w| format!(" (workload {}{why})", w.name)).unwrap_or_default();
+                format!("queued by Kueue{queue}{detail}")
+            }
+            Standing::Admitted => {
+                let to = workload
+                    .and_then(|w| w.cluster_queue.as_deref())
+                    .map(|cq| format!(" to {cq}"))
+                    .unwrap_or_else(|| queue.clone());
+                let detail = workload.map(|w| format!(" (workload {})", w.name)).unwrap_or_default();
+                format!("admitted by Kueue{to}{detail}")
+            }
+        }
+    }
+
+    /// The short form for a table cell: `lq/<workload>` or `<none>`.
+    pub fn cell(&self) -> String {
+        let queue = self.queue.as_deref().unwrap_or("<none>");
+        match &self.workload {
+            Some(w) => format!("{queue}/{}", w.name),
+            None => queue.to_owned(),
+        }
+    }
+
+    /// Why changing the containers of an admitted JobSet in place is refused, in plain
+    /// words: what Kueue would do, and the ways that do work.
+    pub fn admitted_change_refusal(&self, jobset: &JobSet, command: &str) -> String {
+        let workload = self.workload.as_ref().map(|w| format!(" (workload {})", w.name)).unwrap_or_default();
+        format!(
+            "it is admitted by Kueue{workload} and running: Kueue would stop it as soon as its containers change \
+             (its Pods are deleted, it is suspended and queued again, and its Jobs then resume on the old \
+             template, so the change would not even run). Nothing was changed. Add --now to change it and \
+             restart it on the new template at once (its Pods stop and it queues again for quota: `{}`), or \
+             change it when it next restarts",
+            crate::hint::kubectl_jobset(&format!("{command} --now"), jobset.namespace())
+        )
+    }
+}
+
+/// The pod-template fields Kueue's stop restores from the Workload (so an edit of them
+/// made in the same change, or before it, is reverted): `[..pod template path]`.
+const SCHEDULING_FIELDS: [&[&str]; 4] = [
+    &["metadata", "labels"],
+    &["metadata", "annotations"],
+    &["spec", "nodeSelector"],
+    &["spec", "tolerations"],
+];
+
+/// The JSON patch that puts back, on `fresh`, the scheduling fields `wanted` had in its
+/// pod templates (replicatedJobs matched by name), guarded by `fresh`'s resourceVersion;
+/// with the fields it changes (`replicatedJob: field`). Empty when nothing differs.
+pub fn restore_scheduling(wanted: &JobSet, fresh: &JobSet) -> (json_patch::Patch, Vec<String>) {
+    use super::patch::{add, pointer, test_resource_version};
+    let mut ops = Vec::new();
+    let mut changed = Vec::new();
+    for (index, rjob) in fresh.spec.replicated_jobs.iter().enumerate() {
+        let Some(want) = wanted.spec.replicated_jobs.iter().find(|r| r.name == rjob.name) else { continue };
+        let (want_pod, have_pod) = (&want.template["spec"]["template"], &rjob.template["spec"]["template"]);
+        let index = index.to_string();
+        for field in SCHEDULING_FIELDS {
+            let (want_value, have_value) = (at(want_pod, field), at(have_pod, field));
+            if want_value == have_value || want_value.is_null() {
+                continue;
+            }
+            let mut path = vec!["spec", "replicatedJobs", index.as_str(), "template", "spec", "template"];
+            if at(have_pod, &field[..1]).is_null() {
+                // The parent (`metadata`) is gone too: add it with the field in it.
+                path.push(field[0]);
+                ops.push(add(pointer(&path), serde_json::json!({ field[1]: want_value })));
+            } else {
+                path.extend(field);
+                ops.push(add(pointer(&path), want_value.clone()));
+            }
+            changed.push(format!("{}: {}", rjob.name, field.join(".")));
+        }
+    }
+    if !ops.is_empty() {
+        ops.insert(0, test_resource_version(fresh.metadata.resource_version.clone().unwrap_or_default()));
+    }
+    (json_patch::Patch(ops), changed)
+}
+
+fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
+    path.iter().fold(value, |v, key| &v[*key])
+}
+
+/// A pod set whose Pods request other resources than Kueue reserved for them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuotaMismatch {
+    pub replicated_job: String,
+    pub container: String,
+    pub resource: String,
+    /// What the Workload reserves per Pod, and what the Jobs' Pods request.
+    pub reserved: Option<String>,
+    pub requested: Option<String>,
+}
+
+impl QuotaMismatch {
+    pub fn words(&self, workload: &str) -> String {
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "nothing".into());
+        format!(
+            "quota: Kueue's workload {workload} reserves {} {} per Pod for container {} of replicatedJob {}, \
+             but its Jobs' Pods request {} (a requests change not applied yet: a restart recreates the Jobs from \
+             the spec)",
+            show(&self.reserved),
+            self.resource,
+            self.container,
+            self.replicated_job,
+            show(&self.requested)
+        )
+    }
+}
+
+/// Where the current Jobs' Pods request other resources than the Workload reserves
+/// (compared per replicatedJob, on the first current Job of each; quantities by value).
+pub fn quota_mismatches(workload: &Workload, jobs: &[ChildJob], attempt: i32) -> Vec<QuotaMismatch> {
+    let mut found = Vec::new();
+    for set in &workload.pod_sets {
+        let Some(job) = jobs.iter().find(|j| {
+            j.attempt() == Some(attempt)
+                && !j.is_deleting()
+                && j.label(super::jobset::labels::REPLICATED_JOB) == Some(set.name.as_str())
+        }) else {
+            continue;
+        };
+        let running = container_requests(&job.template["spec"]["template"]["spec"]);
+        for (container, reserved) in &set.containers {
+            let requested = running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();
+            let resources: std::collections::BTreeSet<&String> = reserved.keys().chain(requested.keys()).collect();
+            for resource in resources {
+                let (want, have) = (reserved.get(resource), requested.get(resource));
+                if !same_quantity(want, have) {
+                    found.push(QuotaMismatch {
+                        replicated_job: set.name.clone(),
+                        container: container.clone(),
+                        resource: resource.clone(),
+                        reserved: want.cloned(),
+                        requested: have.cloned(),
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
+fn same_quantity(a: Option<&String>, b: Option<&String>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a == b || quantity(a).is_some_and(|x| Some(x) == quantity(b)),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// A Kubernetes quantity in thousandths (`1` → 1000, `500m` → 500, `1Gi` → 1024³·1000),
+/// for comparing values written differently; None for what does not parse.
+pub fn quantity(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(text.len());
+    let (number, suffix) = text.split_at(split);
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let negative = whole.starts_with('-');
+    let whole: i128 = whole.trim_start_matches(['+', '-']).parse().ok().or(if whole.is_empty() { Some(0) } else { None })?;
+    // Thousandths of the number itself, from up to 3 fraction digits (finer is rounded off).
+    let mut milli = whole * 1000;
+    for (i, digit) in fraction.chars().take(3).enumerate() {
+        milli += i128::from(digit.to_digit(10)?) * 10i128.pow(2 - i as u32);
+    }
+    let scale: i128 = match suffix {
+        "" => 1000,
+        "m" => 1,
+        "k" => 1000 * 1000,
+        "M" => 1000 * 1000_000,
+        "G" => 1000 * 1000_000_000,
+        "T" => 1000 * 1000_000_000_000,
+        "Ki" => 1000 * 1024,
+        "Mi" => 1000 * 1024 * 1024,
+        "Gi" => 1000 * 1024 * 1024 * 1024,
+        "Ti" => 1000 * 1024i128.pow(4),
+        _ => return None,
+    };
+    let value = milli * scale / 1000;
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn workload(admitted: bool, cpu: &str) -> Value {
+        let conditions = if admitted {
+            json!([{"type": "QuotaReserved", "status": "True"}, {"type": "Admitted", "status": "True"}])
+        } else {
+            json!([{"type": "QuotaReserved", "status": "False", "reason": "Pending",
+                    "message": "couldn't assign flavors to pod set w: insufficient unused quota for cpu"}])
+        };
+        json!({"metadata": {"name": "jobset-train-1a2b3", "namespace": "ml",
+                "ownerReferences": [{"kind": "JobSet", "name": "train", "uid": "u1", "controller": true}]},
+               "spec": {"queueName": "lq", "podSets": [{"name": "w", "count": 2, "template": {"spec": {"containers": [
+                   {"name": "main", "image": "app:v1", "resources": {"requests": {"cpu": cpu, "memory": "100Mi"}}}]}}}]},
+               "status": {"admission": if admitted { json!({"clusterQueue": "cluster-queue"}) } else { Value::Null },
+                          "conditions": conditions}})
+    }
+
+    fn jobset(suspend: bool, labelled: bool) -> JobSet {
+        let labels = if labelled { json!({QUEUE_LABEL: "lq"}) } else { json!({}) };
+        JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "labels": labels},
+            "spec": {"suspend": suspend, "replicatedJobs": []}}))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_workload_is_read_down_to_what_is_said() {
+        let w = Workload::from_object(&workload(false, "1"));
+        assert_eq!(w.name, "jobset-train-1a2b3");
+        assert_eq!(w.owner_uid.as_deref(), Some("u1"));
+        assert!(!w.admitted);
+        assert!(w.waiting.as_deref().unwrap().contains("insufficient unused quota"));
+        assert_eq!(w.pod_sets[0].containers[0].1["cpu"], "1");
+        let admitted = Workload::from_object(&workload(true, "1"));
+        assert!(admitted.admitted && admitted.waiting.is_none());
+        assert_eq!(admitted.cluster_queue.as_deref(), Some("cluster-queue"));
+    }
+
+    #[test]
+    fn queued_and_admitted_are_told_apart() {
+        let pending = [Workload::from_object(&workload(false, "1"))];
+        let queued = Kueue::of(&jobset(true, true), &pending).unwrap();
+        assert_eq!(queued.standing, Standing::Queued);
+        assert_eq!(
+            queued.words(),
+            "queued by Kueue in queue lq (workload jobset-train-1a2b3: couldn't assign flavors to pod set w: \
+             insufficient unused quota for cpu)"
+        );
+        let admitted = [Workload::from_object(&workload(true, "1"))];
+        let running = Kueue::of(&jobset(false, true), &admitted).unwrap();
+        assert!(running.is_admitted());
+        assert_eq!(running.words(), "admitted by Kueue to cluster-queue (workload jobset-train-1a2b3)");
+        assert_eq!(running.cell(), "lq/jobset-train-1a2b3");
+        // A Workload alone (a namespace that queues JobSets without the label) is Kueue too.
+        assert!(Kueue::of(&jobset(false, false), &admitted).is_some());
+        assert!(Kueue::of(&jobset(false, false), &[]).is_none());
+    }
+
+    #[test]
+    fn the_refusal_says_what_kueue_would_do_and_offers_now() {
+        let k = Kueue::of(&jobset(false, true), &[Workload::from_object(&workload(true, "1"))]).unwrap();
+        let why = k.admitted_change_refusal(&jobset(false, true), "set image train main=app:v2");
+        assert!(why.contains("Kueue would stop it") && why.contains("resume on the old template"), "{why}");
+        assert!(why.contains("kubectl jobset set image train main=app:v2 --now"), "{why}");
+    }
+
+    #[test]
+    fn scheduling_fields_reverted_by_kueue_are_put_back_and_nothing_else() {
+        let spec = |labels: Value, selector: Value, image: &str| {
+            JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "resourceVersion": "7"},
+                "spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {
+                    "metadata": {"labels": labels},
+                    "spec": {"nodeSelector": selector, "containers": [{"name": "main", "image": image}]}}}}}]}}))
+            .unwrap()
+        };
+        let wanted = spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
+        let restored = spec(json!({"kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
+        let (patch, changed) = restore_scheduling(&wanted, &restored);
+        assert_eq!(changed, ["w: metadata.labels"]);
+        assert_eq!(
+            serde_json::to_value(&patch).unwrap(),
+            json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "7"},
+                   {"op": "add", "path": "/spec/replicatedJobs/0/template/spec/template/metadata/labels",
+                    "value": {"team": "ml", "kueue.x-k8s.io/podset": "w"}}])
+        );
+        assert!(restore_scheduling(&wanted, &wanted).1.is_empty());
+    }
+
+    #[test]
+    fn quantities_compare_by_value() {
+        assert_eq!(quantity("1"), Some(1000));
+        assert_eq!(quantity("1000m"), Some(1000));
+        assert_eq!(quantity("1.5"), Some(1500));
+        assert_eq!(quantity("100Mi"), Some(100 * 1024 * 1024 * 1000));
+        assert_eq!(quantity("2k"), Some(2_000_000));
+        assert_eq!(quantity("abc"), None);
+        assert!(same_quantity(Some(&"1".into()), Some(&"1000m".into())));
+        assert!(!same_quantity(Some(&"1".into()), Some(&"1500m".into())));
+    }
+}
