@@ -431,3 +431,5 @@ async fn admitted_image_change_is_stopped_and_resumes_on_the_old_image() {
     assert!(pods.iter().all(|p| pod_image(p) == OLD), "the new Pods run the old image");
     assert_eq!(images(&ns.jobset("train").await), [NEW], "the spec keeps the edit");
 }
+
+mod cli;
