@@ -410,6 +410,11 @@ pub struct RollbackArgs {
     #[arg(long, conflicts_with = "handover")]
     pub now: bool,
 
+    /// Leave the spec as it is and stage the rollback for the JobSet's next restart (a
+    /// revision of its own): `restart` applies it, or the recorder at a natural restart.
+    #[arg(long, conflicts_with_all = ["handover", "now", "restart"])]
+    pub at_next_restart: bool,
+
     #[command(flatten)]
     pub with_restart: WithRestartArgs,
 
@@ -507,6 +512,12 @@ pub struct SetImageArgs {
     /// at once. Its Pods stop and its Workload queues again. Implies --restart.
     #[arg(long, conflicts_with = "handover")]
     pub now: bool,
+
+    /// Leave the spec as it is and stage the change for the JobSet's next restart (a
+    /// revision of its own): `restart` applies it, or the recorder at a natural restart.
+    /// For JobSets Kueue has admitted, whose Pods a change in place would stop.
+    #[arg(long, conflicts_with_all = ["handover", "now", "restart"])]
+    pub at_next_restart: bool,
 
     #[command(flatten)]
     pub with_restart: WithRestartArgs,

@@ -61,6 +61,7 @@ fn plan() -> RollbackPlan {
         restart: None,
         handover: false,
         now: false,
+        at_next_restart: false,
         format: None,
         color: false,
         history_limit: 10,

@@ -68,7 +68,9 @@ pub async fn run(
         // After printing the rest: exit 2, as for any diff error.
         return Err(Error::Several { failed, total: drifts.len() });
     }
-    Ok(if drifts.iter().any(JobSetDrift::has_drift) { ExitStatus::Differences } else { ExitStatus::Success })
+    // A staged change is a difference too: the next restart changes what runs.
+    let differs = drifts.iter().any(|d| d.has_drift() || d.staged.is_some());
+    Ok(if differs { ExitStatus::Differences } else { ExitStatus::Success })
 }
 
 /// One line per JobSet that could not be compared, with the reason.
@@ -89,6 +91,7 @@ fn write_summary(out: &mut dyn Write, drifts: &[JobSetDrift], spec_revisions: &[
         .map(|(d, revision)| {
             let status = match d.state {
                 _ if d.error.is_some() => "Error",
+                State::Compared | State::Suspended if d.staged.is_some() => "Staged",
                 State::Compared if !d.mixed_templates().is_empty() => "Outdated,Mixed",
                 State::Compared if d.has_drift() => "Outdated",
                 State::Compared if !d.previous_attempt_jobs.is_empty() => "Restarting",
@@ -207,6 +210,7 @@ mod tests {
             error: None,
             kueue: None,
             quota: vec![],
+            staged: None,
         }
     }
 

@@ -60,7 +60,8 @@ pub async fn run(
     // drift, and fails those whose drift is unknown (their templates could not be compared).
     let skips: Vec<Option<Outcome>> = drifts
         .iter()
-        .map(|d| match &d.error {
+        .zip(&fleet.jobsets)
+        .map(|(d, js)| match &d.error {
             // Its next restart would delete its Jobs and fail to create new ones.
             Some(why) if let Some(rejection) = crate::plan::restart::spec_rejection(why) => {
                 Some(Outcome::Failed(Error::Refused {
@@ -79,7 +80,10 @@ pub async fn run(
             _ if let Some(manager) = d.manager.as_deref().filter(|_| plan.selection.names.is_empty()) => {
                 Some(Outcome::Skipped(crate::model::jobset::managed_elsewhere_words(manager)))
             }
-            _ if plan.if_outdated && !d.has_drift() => Some(Outcome::Skipped("no template drift".into())),
+            // A staged change is what this restart is for: it is applied first.
+            _ if plan.if_outdated && !d.has_drift() && fleet.staged_of(js).is_none() => {
+                Some(Outcome::Skipped("no template drift".into()))
+            }
             _ => None,
         })
         .collect();
@@ -90,7 +94,8 @@ pub async fn run(
     if plan.dry_run != DryRun::Client {
         options.requested_by = cluster.whoami().await.unwrap_or(options.requested_by);
     }
-    let outcomes = restart_all(cluster, &fleet, skips, &options, plan.dry_run).await;
+    let (outcomes, said) = restart_all(cluster, &fleet, skips, &options, plan.dry_run).await;
+    err.write_all(&said)?;
     let report = Report { fleet: &fleet, drifts: &drifts, outcomes: &outcomes, plan };
     report.write_lines(out, err)?;
     report.write_objects(out)?;
@@ -182,29 +187,40 @@ fn warn_mixed(
     Ok(concerned)
 }
 
-/// Restarts every JobSet not skipped, with bounded concurrency; outcomes in fleet order.
-/// Unordered underneath, so one JobSet waiting out a 429 does not hold the others back.
+/// Restarts every JobSet not skipped, with bounded concurrency; outcomes in fleet order,
+/// and what the steps said (each JobSet's lines together). Unordered underneath, so one
+/// JobSet waiting out a 429 does not hold the others back. A JobSet with a change staged
+/// for its next restart gets it applied first (not by a per-Job restart, nor a dry run).
 async fn restart_all(
     cluster: &Cluster,
     fleet: &Fleet,
     skips: Vec<Option<Outcome>>,
     options: &RestartOptions,
     dry_run: DryRun,
-) -> Vec<Outcome> {
-    let mut outcomes: Vec<(usize, Outcome)> =
+) -> (Vec<Outcome>, Vec<u8>) {
+    let mut outcomes: Vec<(usize, Outcome, Vec<u8>)> =
         futures::stream::iter(fleet.jobsets.iter().zip(skips).enumerate())
             .map(|(i, (jobset, skip))| async move {
-                let outcome = match skip {
-                    Some(instead) => instead,
-                    None => restart_one(cluster, jobset, fleet.jobs_of(jobset), options, dry_run).await,
+                let mut said = Vec::new();
+                let jobs = fleet.jobs_of(jobset);
+                let staged = fleet.staged_of(jobset).filter(|_| options.job.is_none() && dry_run == DryRun::None);
+                let outcome = match (skip, staged) {
+                    (Some(instead), _) => instead,
+                    (None, Some(staged)) => {
+                        let admitted = fleet.kueue_of(jobset).is_some_and(|k| k.is_admitted());
+                        crate::execute::staged::apply(cluster, jobset, jobs, staged, admitted, options, &mut said)
+                            .await
+                    }
+                    (None, None) => restart_one(cluster, jobset, jobs, options, dry_run).await,
                 };
-                (i, outcome)
+                (i, outcome, said)
             })
             .buffer_unordered(CONCURRENCY)
             .collect()
             .await;
-    outcomes.sort_by_key(|(i, _)| *i);
-    outcomes.into_iter().map(|(_, outcome)| outcome).collect()
+    outcomes.sort_by_key(|(i, _, _)| *i);
+    let said = outcomes.iter().flat_map(|(_, _, said)| said.clone()).collect();
+    (outcomes.into_iter().map(|(_, outcome, _)| outcome).collect(), said)
 }
 
 /// One error is the command's error (printed once, by main); several are each said

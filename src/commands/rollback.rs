@@ -39,6 +39,8 @@ pub struct RollbackPlan {
     /// `--now`: a JobSet Kueue has admitted is rolled back anyway and restarted on the
     /// rolled-back template (Kueue stops it and queues it again); without it, refused.
     pub now: bool,
+    /// `--at-next-restart`: stage the change (out of the spec) for the next restart.
+    pub at_next_restart: bool,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -88,7 +90,7 @@ pub async fn run(
         return Err(refused(jobset, why));
     }
     let admitted = fleet.kueue_of(jobset).filter(|k| k.is_admitted());
-    if let Some(kueue) = admitted.as_ref().filter(|_| !plan.now && !plan.handover) {
+    if let Some(kueue) = admitted.as_ref().filter(|_| !plan.now && !plan.handover && !plan.at_next_restart) {
         let command = format!("rollback {} --to-revision {}", jobset.name(), target.number);
         return Err(refused(jobset, kueue.admitted_change_refusal(jobset, &command)));
     }
@@ -96,6 +98,22 @@ pub async fn run(
         write_preview(out, jobset, target, Palette { color: plan.color })?;
     }
     ask(jobset, target, plan, confirm)?;
+    if plan.at_next_restart {
+        let what = format!("{RESOURCE_NAME}/{}", jobset.name());
+        let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {}", target.number));
+        if plan.dry_run == DryRun::None {
+            let staged = fleet.staged_of(jobset);
+            crate::execute::staged::stage(cluster, jobset, &target.templates, &cause, staged).await?;
+        }
+        writeln!(
+            out,
+            "{what} rollback to revision {} staged for the next restart (controllerrevision {}){}",
+            target.number,
+            crate::plan::staged::revision_name(jobset),
+            plan.dry_run.suffix()
+        )?;
+        return Ok(ExitStatus::Success);
+    }
     if plan.handover {
         let options = handover_options(plan);
         let outcome = handover::run(cluster, jobset, &target.templates, &options, out, err).await?;

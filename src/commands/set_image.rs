@@ -39,6 +39,8 @@ pub struct SetImagePlan {
     /// `--now`: a JobSet Kueue has admitted is changed anyway and restarted on the new
     /// template (Kueue stops it and queues it again); without it, it is refused.
     pub now: bool,
+    /// `--at-next-restart`: stage the change (out of the spec) for the next restart.
+    pub at_next_restart: bool,
     pub format: Option<Format>,
     pub color: bool,
     pub history_limit: usize,
@@ -66,6 +68,9 @@ pub async fn run(
     let Some(Observed { fleet, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
+    if plan.at_next_restart {
+        return stage_all(cluster, plan, &fleet, out, confirm).await;
+    }
     // Every JobSet is planned (and every restart judged) before anything is written:
     // one that cannot take the images stops the command with nothing changed.
     let mut changes = Vec::new();
@@ -195,6 +200,69 @@ async fn finish(
                 Ok(())
             })
             .await?;
+    }
+    Ok(ExitStatus::Success)
+}
+
+/// `--at-next-restart`: each JobSet's images changed on top of what is staged for it
+/// already (or on its spec), staged for its next restart; the spec is not touched.
+async fn stage_all(
+    cluster: &Cluster,
+    plan: &SetImagePlan,
+    fleet: &crate::observe::Fleet,
+    out: &mut dyn Write,
+    confirm: Confirm<'_>,
+) -> Result<ExitStatus> {
+    let several = plan.selection.namespace.is_none();
+    let mut planned = Vec::new();
+    for jobset in &fleet.jobsets {
+        let staged = fleet.staged_of(jobset);
+        let base = match staged {
+            Some(s) => crate::plan::staged::with_templates(jobset, &s.templates),
+            None => jobset.clone(),
+        };
+        let change =
+            crate::plan::set_image::plan(&base, &plan.images).map_err(|why| refused(jobset, why.to_string()))?;
+        if plan.format.is_none() {
+            write_preview(out, &base, &change, Palette { color: plan.color })?;
+        }
+        planned.push((jobset, staged, base, change));
+    }
+    if plan.dry_run == DryRun::None
+        && let Some(confirm) = confirm
+        && planned.iter().any(|(_, _, _, c)| !c.is_empty())
+    {
+        let names: Vec<String> = planned
+            .iter()
+            .filter(|(_, _, _, c)| !c.is_empty())
+            .map(|(js, ..)| format!("{}/{}", js.namespace(), js.name()))
+            .collect();
+        if !confirm(&format!("Stage images of jobset {} for the next restart? [y/N] ", names.join(", ")))? {
+            return Err(Error::Aborted);
+        }
+    }
+    for (jobset, staged, base, change) in planned {
+        let (what, place) = (subject(jobset), place(jobset, several));
+        if change.is_empty() {
+            writeln!(out, "{what} image unchanged{place}")?;
+            continue;
+        }
+        let templates = change.templates_of(&base);
+        let still_staged = match plan.dry_run {
+            DryRun::None => {
+                crate::execute::staged::stage(cluster, jobset, &templates, &plan.cause, staged).await?
+            }
+            _ => true,
+        };
+        match still_staged {
+            true => writeln!(
+                out,
+                "{what} image staged for the next restart (controllerrevision {}){place}{}",
+                crate::plan::staged::revision_name(jobset),
+                plan.dry_run.suffix()
+            )?,
+            false => writeln!(out, "{what} staged change dropped: the spec already has these images{place}")?,
+        }
     }
     Ok(ExitStatus::Success)
 }

@@ -56,6 +56,9 @@ pub async fn run(
         None => {}
     }
     let mut awaiting_restart = matches!(verdict, Verdict::Waiting { needs_restart: true, .. });
+    // Revisions are not watched: a staged change is followed until the attempt moves
+    // (the restart that applies it).
+    let (staged, staged_attempt) = (fleet.staged_of(jobset).cloned(), attempt);
     let name = jobset.name().to_owned();
     let mut stream = Box::pin(watch_jobset(cluster, jobset.namespace(), &name));
     let deadline = async {
@@ -80,7 +83,8 @@ pub async fn run(
             printer.finish(out)?;
             return Err(Error::Wait(format!("jobset {name:?} was deleted")));
         };
-        let mut verdict = look(&mut defaulter, &current, &snapshot, attempt).await?;
+        let staged = staged.clone().filter(|_| current.attempt() == staged_attempt);
+        let mut verdict = look(&mut defaulter, &current, &snapshot, attempt, staged.clone()).await?;
         if let Verdict::Superseded { from, to } = verdict {
             if !awaiting_restart {
                 printer.finish(out)?;
@@ -95,7 +99,7 @@ pub async fn run(
                 .line(out, &format!("attempt {from} superseded by attempt {to} (restart): following it"))?;
             attempt = to;
             awaiting_restart = false;
-            verdict = look(&mut defaulter, &current, &snapshot, attempt).await?;
+            verdict = look(&mut defaulter, &current, &snapshot, attempt, staged).await?;
         }
         // Sticky for the attempt: the Jobs' deletion may be seen before the JobSet's new
         // attempt number (two watches), and it is still the awaited restart.
@@ -113,9 +117,10 @@ async fn look(
     jobset: &JobSet,
     snapshot: &Snapshot,
     attempt: i32,
+    staged: Option<crate::plan::staged::Staged>,
 ) -> Result<Verdict> {
     let jobs = snapshot.jobs.iter().cloned().map(normalize_child).collect();
-    let fleet = Fleet::new(vec![jobset.clone()], jobs, vec![]);
+    let fleet = Fleet::new(vec![jobset.clone()], jobs, vec![]).with_staged(jobset.uid(), staged);
     let drifts = compute(defaulter, &fleet).await?;
     let jobset = &fleet.jobsets[0];
     Ok(assess(jobset, fleet.jobs_of(jobset), &drifts[0], attempt))

@@ -64,6 +64,24 @@ pub struct JobSetDrift {
     /// Where the Pods request other resources than Kueue's Workload reserves.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub quota: Vec<QuotaMismatch>,
+    /// A change staged for the next restart (out of the spec), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub staged: Option<StagedChange>,
+}
+
+/// A change staged for the JobSet's next restart, as `diff` and `status` show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StagedChange {
+    /// The ControllerRevision that holds it.
+    pub revision: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// The replicatedJobs whose template it changes.
+    pub replicated_jobs: Vec<String>,
+    /// `(replicatedJob, spec template, staged template)` for each of them.
+    #[serde(skip)]
+    pub edits: Vec<(String, Value, Value)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -283,6 +301,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, N
         error: None,
         kueue: None,
         quota: Vec::new(),
+        staged: None,
     }
 }
 

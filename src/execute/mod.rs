@@ -4,6 +4,7 @@
 
 pub mod handover;
 pub mod kueue;
+pub mod staged;
 mod restart;
 mod restart_after;
 mod wait;

@@ -217,8 +217,9 @@ impl Kueue {
              (its Pods are deleted, it is suspended and queued again, and its Jobs then resume on the old \
              template, so the change would not even run). Nothing was changed. Add --now to change it and \
              restart it on the new template at once (its Pods stop and it queues again for quota: `{}`), or \
-             change it when it next restarts",
-            crate::hint::kubectl_jobset(&format!("{command} --now"), jobset.namespace())
+             --at-next-restart to stage it for its next restart, natural or forced (`{}`)",
+            crate::hint::kubectl_jobset(&format!("{command} --now"), jobset.namespace()),
+            crate::hint::kubectl_jobset(&format!("{command} --at-next-restart"), jobset.namespace())
         )
     }
 }

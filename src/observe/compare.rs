@@ -122,10 +122,32 @@ fn compare_with(
         drift
     };
     drift.kueue = fleet.kueue_of(jobset);
+    drift.staged = fleet.staged_of(jobset).and_then(|staged| staged_change(jobset, staged));
     if let Some(workload) = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()) {
         drift.quota = crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
     }
     drift
+}
+
+/// What a staged change would change in the spec; None once it is applied (the spec
+/// holds it: the next look removes it) or when it changes nothing.
+fn staged_change(jobset: &JobSet, staged: &crate::plan::staged::Staged) -> Option<crate::diff::StagedChange> {
+    if matches!(crate::plan::staged::next_step(jobset, staged), crate::plan::staged::Step::Done) {
+        return None;
+    }
+    let edits: Vec<(String, Value, Value)> = crate::history::templates_of(jobset)
+        .into_iter()
+        .filter_map(|(name, spec)| {
+            let (_, want) = staged.templates.iter().find(|(n, _)| *n == name)?;
+            (crate::history::canonical(want) != crate::history::canonical(&spec)).then(|| (name, spec, want.clone()))
+        })
+        .collect();
+    (!edits.is_empty()).then(|| crate::diff::StagedChange {
+        revision: staged.name.clone(),
+        cause: staged.cause.clone(),
+        replicated_jobs: edits.iter().map(|(n, _, _)| n.clone()).collect(),
+        edits,
+    })
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::{Revision, UnreadableRevision};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::model::kueue::{Kueue, Workload};
+use crate::plan::staged::Staged;
 use crate::select::Selection;
 
 /// JobSets with their Jobs.
@@ -34,6 +35,8 @@ pub struct Fleet {
     pub revision_holders: Vec<crate::history::Holder>,
     /// Kueue's Workloads in the namespaces read; None when Kueue is not served.
     pub workloads: Option<Vec<Workload>>,
+    /// Changes staged for the next restart, by owner UID (listed with the revisions).
+    staged_by_owner: HashMap<String, Staged>,
 }
 
 impl Fleet {
@@ -63,7 +66,21 @@ impl Fleet {
             history_error: None,
             revision_holders: Vec::new(),
             workloads: None,
+            staged_by_owner: HashMap::new(),
         }
+    }
+
+    /// The fleet with `staged` as the change staged for the JobSet with `uid`.
+    pub fn with_staged(mut self, uid: &str, staged: Option<Staged>) -> Self {
+        if let Some(staged) = staged {
+            self.staged_by_owner.insert(uid.to_owned(), staged);
+        }
+        self
+    }
+
+    /// The change staged for the JobSet's next restart, if any.
+    pub fn staged_of(&self, jobset: &JobSet) -> Option<&Staged> {
+        self.staged_by_owner.get(jobset.uid())
     }
 
     /// Kueue's view of a JobSet of the fleet (its queue label, or a Workload it owns).
@@ -89,6 +106,9 @@ impl Fleet {
             }
             for (owner, parsed) in revision.parsed {
                 self.revisions_by_owner.entry(owner).or_default().push(parsed);
+            }
+            for (owner, staged) in revision.staged {
+                self.staged_by_owner.insert(owner, staged);
             }
         }
         self
@@ -162,12 +182,25 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
 struct ListedRevision {
     holder: crate::history::Holder,
     parsed: Vec<(String, std::result::Result<Revision, UnreadableRevision>)>,
+    /// A change staged for the next restart is listed with the history, not part of it.
+    staged: Vec<(String, Staged)>,
 }
 
 impl ListedRevision {
     fn read(revision: ControllerRevision) -> Self {
         let owners = revision.metadata.owner_references.as_deref().unwrap_or_default();
+        if crate::plan::staged::is_staged(&revision) {
+            return ListedRevision {
+                holder: crate::history::Holder::of(&revision),
+                parsed: Vec::new(),
+                staged: owners
+                    .iter()
+                    .filter_map(|o| Some((o.uid.clone(), crate::plan::staged::parse(&revision, &o.uid)?)))
+                    .collect(),
+            };
+        }
         ListedRevision {
+            staged: Vec::new(),
             holder: crate::history::Holder::of(&revision),
             parsed: owners
                 .iter()

@@ -687,6 +687,7 @@ mod tests {
             error: None,
             kueue: None,
             quota: vec![],
+            staged: None,
         }
     }
 

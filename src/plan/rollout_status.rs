@@ -107,6 +107,16 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
             true,
         );
     }
+    if let Some(staged) = &drift.staged {
+        return waiting(
+            format!(
+                "a change is staged for the next restart (controllerrevision {}); `{}` applies it now",
+                staged.revision,
+                crate::hint::kubectl_jobset(&format!("restart {name}"), jobset.namespace())
+            ),
+            true,
+        );
+    }
     match reached {
         Ok(reached) => Verdict::Done(format!(
             "jobset {name:?} successfully rolled out (attempt {attempt}: {}){}",

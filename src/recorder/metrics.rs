@@ -19,6 +19,9 @@ pub struct Metrics {
     pub reconciles: AtomicU64,
     pub reconcile_errors: AtomicU64,
     pub watch_restarts: AtomicU64,
+    /// Changes staged for the next restart, applied at a natural one (and failures).
+    pub staged_applied: AtomicU64,
+    pub staged_errors: AtomicU64,
     lag: Mutex<Histogram>,
     /// Every watch has listed its objects once.
     pub synced: AtomicBool,
@@ -81,6 +84,12 @@ impl Metrics {
                 "Watches that failed or listed their objects again.",
                 &self.watch_restarts,
             ),
+            (
+                "staged_applied_total",
+                "Changes staged for the next restart that the recorder applied at a natural restart.",
+                &self.staged_applied,
+            ),
+            ("staged_errors_total", "Tries to apply a staged change that failed and are retried.", &self.staged_errors),
         ];
         for (name, help, value) in counters {
             let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");

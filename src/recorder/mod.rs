@@ -13,6 +13,7 @@
 //! - `watch`: the three watches into the stores and the queue.
 //! - `reconcile`: the worker, and which JobSets to look at again.
 //! - `announce`: the Events of recorded revisions.
+//! - `staged`: changes staged for the next restart, applied when a JobSet restarts.
 //! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
@@ -23,6 +24,7 @@ pub mod queue;
 mod reconcile;
 mod run;
 pub mod server;
+mod staged;
 mod state;
 mod watch;
 

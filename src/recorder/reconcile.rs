@@ -304,6 +304,11 @@ fn settle(
         }
         shared.queue.borrow_mut().succeeded(&key);
         shared.solo.borrow_mut().remove(&key);
+        if super::staged::due(fleet, jobset)
+            && let Some(staged) = shared.staged.borrow().as_ref()
+        {
+            let _ = staged.send(key.clone());
+        }
         let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let changes = changes(earlier, after);

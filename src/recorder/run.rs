@@ -81,13 +81,17 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Ignore };
     let watches = async { tokio::join!(watch(&shared, cluster, plan, writers), keep_lease(&shared, &lease)) };
     let announcer = announce(&shared, cluster, &identity, announce_rx);
+    let (staged_tx, staged_rx) = tokio::sync::mpsc::unbounded_channel();
+    *shared.staged.borrow_mut() = Some(staged_tx);
+    let stager = super::staged::apply_staged(&shared, cluster, staged_rx);
     let worker = work(&shared, cluster, &options);
     let signal = shutdown_signal();
-    tokio::pin!(watches, worker, signal, announcer);
+    tokio::pin!(watches, worker, signal, announcer, stager);
     tokio::select! {
         _ = &mut watches => {}
         () = &mut worker => {}
         () = &mut announcer => {}
+        () = &mut stager => {}
         name = &mut signal => stop(&shared, name, worker, announcer).await,
     }
     match tokio::time::timeout(Duration::from_secs(2), lease.release()).await {

@@ -64,6 +64,8 @@ pub(super) struct Shared<'a> {
     /// Where Events go; taken at shutdown, which ends the announcer once it has published
     /// what was queued.
     pub(super) announce: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Announcement>>>,
+    /// Where JobSets whose staged change is due go (see `staged`); set by `run`.
+    pub(super) staged: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Key>>>,
 }
 
 impl<'a> Shared<'a> {
@@ -91,6 +93,7 @@ impl<'a> Shared<'a> {
             versions: RefCell::default(),
             solo: RefCell::default(),
             announce: RefCell::new(Some(announce)),
+            staged: RefCell::new(None),
         }
     }
 

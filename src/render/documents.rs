@@ -72,6 +72,9 @@ pub struct JobSetDiff {
     /// Where the Pods request other resources than Kueue's Workload reserves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub quota_mismatches: Vec<crate::model::kueue::QuotaMismatch>,
+    /// A change staged for the next restart (its revision and the replicatedJobs it changes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staged: Option<crate::diff::StagedChange>,
 }
 
 impl JobSetDiff {
@@ -93,6 +96,7 @@ impl JobSetDiff {
             error: d.error.clone(),
             kueue: d.kueue.clone(),
             quota_mismatches: d.quota.clone(),
+            staged: d.staged.clone(),
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::error::Result;
 pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette) -> Result<()> {
     for d in drifts {
         let notes = notes(d);
-        if !d.has_drift() && notes.is_empty() {
+        if !d.has_drift() && notes.is_empty() && d.staged.is_none() {
             continue;
         }
         writeln!(
@@ -23,6 +23,20 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
         )?;
         for note in notes {
             writeln!(out, "  {note}")?;
+        }
+        if let Some(staged) = &d.staged {
+            let cause = staged.cause.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+            writeln!(
+                out,
+                "  staged for the next restart in controllerrevision {}{cause}: `{}` applies it now, and the \
+                 recorder at a natural restart",
+                staged.revision,
+                crate::hint::kubectl_jobset(&format!("restart {}", d.name), &d.namespace)
+            )?;
+            for (rjob, spec, want) in &staged.edits {
+                let place = format!("{}/{} replicatedJobs[{rjob}].template", d.namespace, d.name);
+                write_unified(out, spec, want, &format!("{place} (spec)"), &format!("{place} (staged)"), palette)?;
+            }
         }
         for rjob in &d.replicated_jobs {
             for group in &rjob.outdated {

@@ -143,3 +143,129 @@ async fn a_requests_change_not_applied_yet_is_said_as_a_quota_mismatch() {
     assert_eq!(doc["jobsets"][0]["quotaMismatches"][0]["reserved"], "1500m", "{json:?}");
     assert_eq!(doc["jobsets"][0]["kueue"]["standing"], "Queued", "{json:?}");
 }
+
+/// `queued_jobset` with a failure policy, so a failed Job restarts the JobSet.
+fn restartable_jobset(name: &str, replicas: i32, cpu: &str, image: &str) -> String {
+    format!("{}  failurePolicy:\n    maxRestarts: 3\n", queued_jobset(name, replicas, cpu, image))
+}
+
+/// An admitted JobSet `train` (2 Jobs of 1 cpu) whose Jobs are ready; returns its Jobs.
+async fn admitted_train(ns: &TestNs) -> Vec<Job> {
+    ns.create(&restartable_jobset("train", 2, "1", OLD));
+    wait_admitted(ns, "train").await;
+    let jobs = wait_jobs(ns, "train", 2, false).await;
+    for job in &jobs {
+        ns.ready_job(job.metadata.name.as_deref().unwrap()).await;
+    }
+    jobs
+}
+
+/// `set image --at-next-restart` on an admitted JobSet: nothing moves now; `diff` shows
+/// the staged change (exit 1).
+async fn stage_new_image(ns: &TestNs, jobs: &[Job]) {
+    let staged = ns.plugin(&["set", "image", "train", &format!("main={NEW}"), "--at-next-restart"]);
+    assert_eq!(staged.code, 0, "{staged:?}");
+    assert!(staged.stdout.contains("image staged for the next restart (controllerrevision train-staged)"), "{staged:?}");
+    assert_eq!(images(&ns.jobset("train").await), [OLD], "the spec is not touched");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(job_uids(&wait_jobs(ns, "train", 2, false).await), job_uids(jobs), "nothing restarts now");
+    let diff = ns.plugin(&["diff", "train"]);
+    assert_eq!(diff.code, 1, "a staged change is a difference: {diff:?}");
+    assert!(diff.stdout.contains("staged for the next restart in controllerrevision train-staged"), "{diff:?}");
+    assert!(diff.stdout.contains(&format!("+        image: {NEW}")), "{diff:?}");
+}
+
+async fn staged_revision_gone(ns: &TestNs) {
+    wait_for("the applied staged change to be removed", WAIT, || async {
+        let out = ns.kubectl(&["get", "controllerrevision", "train-staged", "--ignore-not-found", "-o", "name"]);
+        String::from_utf8_lossy(&out.stdout).trim().is_empty().then_some(())
+    })
+    .await;
+}
+
+/// Point 4 `--at-next-restart` with a forced restart: `restart` applies the staged change
+/// in the order that makes the new attempt run it under Kueue, not counted.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_staged_change_is_applied_by_a_forced_restart_and_the_new_attempt_runs_it() {
+    let (_serial, ns) = kueue_ns("kueue-cli-staged-forced").await;
+    let jobs = admitted_train(&ns).await;
+    stage_new_image(&ns, &jobs).await;
+
+    let restart = ns.plugin(&["restart", "train"]);
+    assert_eq!(restart.code, 0, "{restart:?}");
+    assert!(restart.stderr.contains("applied the change staged in controllerrevision train-staged"), "{restart:?}");
+    assert!(restart.stderr.contains("stopped by Kueue"), "{restart:?}");
+    wait_admitted(&ns, "train").await;
+    let running = wait_for("attempt 1 running the new image", WAIT, || async {
+        let jobs = wait_jobs(&ns, "train", 2, false).await;
+        jobs.iter().all(|j| attempt_label(j) == Some(1)).then_some(jobs)
+    })
+    .await;
+    assert!(running.iter().all(|j| image_of(j, 0) == NEW), "the new attempt runs the staged image");
+    assert!(wait_pods(&ns, "train", 2, &[]).await.iter().all(|p| pod_image(p) == NEW));
+    assert_eq!(images(&ns.jobset("train").await), [NEW]);
+    assert_eq!(ns.jobset("train").await["status"]["restartsCountTowardsMax"].as_i64().unwrap_or(0), 0);
+    staged_revision_gone(&ns).await;
+}
+
+/// The recorder, started for one namespace; killed when dropped.
+struct RecorderProcess(std::process::Child);
+
+impl RecorderProcess {
+    fn start(ns: &TestNs) -> (RecorderProcess, std::path::PathBuf) {
+        let h = harness();
+        let log = h.state.join(format!("recorder-{}.log", ns.name));
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+            .args(["recorder", "-n", &ns.name, "--lease-namespace", &ns.name, "--metrics-addr", "0"])
+            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
+            .env_remove("KUBECONFIG")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("start the recorder");
+        (RecorderProcess(child), log)
+    }
+}
+
+impl Drop for RecorderProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Point 7 "staged change applied at a natural failure and the next attempt runs it":
+/// a Job fails, the JobSet restarts on its own (on the old template), and the recorder
+/// applies the staged change: spec, Kueue's stop, a restart while suspended (never
+/// counted), re-admission; the attempt after runs the new image.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_staged_change_is_applied_at_a_natural_failure_by_the_recorder() {
+    let (_serial, ns) = kueue_ns("kueue-cli-staged-natural").await;
+    let jobs = admitted_train(&ns).await;
+    stage_new_image(&ns, &jobs).await;
+    let (_recorder, log) = RecorderProcess::start(&ns);
+    wait_for("the recorder to sync", Duration::from_secs(60), || async {
+        std::fs::read_to_string(&log).unwrap_or_default().contains("watches synced").then_some(())
+    })
+    .await;
+
+    ns.fail_job("train-w-0").await;
+    let running = wait_for("a later attempt running the new image", WAIT, || async {
+        let js = ns.jobset("train").await;
+        let jobs = wait_jobs(&ns, "train", 2, false).await;
+        let current = js["status"]["restarts"].as_i64().unwrap_or(0) as i32;
+        (current >= 2 && jobs.iter().all(|j| attempt_label(j) == Some(current) && image_of(j, 0) == NEW))
+            .then_some((current, js))
+    })
+    .await;
+    let recorder_log = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(recorder_log.contains("on its staged change"), "{recorder_log}");
+    let (attempt, js) = running;
+    assert_eq!(attempt, 2, "the natural restart, then exactly one more: {js:#}");
+    assert_eq!(js["status"]["restartsCountTowardsMax"].as_i64().unwrap_or(0), 1, "only the failure counts: {js:#}");
+    assert!(wait_pods(&ns, "train", 2, &[]).await.iter().all(|p| pod_image(p) == NEW));
+    staged_revision_gone(&ns).await;
+}

@@ -80,6 +80,7 @@ fn diff_document_round_trips() {
                 reserved: Some("2".into()),
                 requested: Some("1".into()),
             }],
+            staged: None,
         }],
     };
     round_trip(&doc);

@@ -1,0 +1,164 @@
+//! Staging a change for the next restart, and applying it (the steps `plan::staged`
+//! decides): the spec patch, Kueue's stop when Kueue has admitted the JobSet, the mark
+//! on the revision, the guarded restart, and the revision's removal. Resumable: every
+//! step is planned again from what is read, so a command and the recorder, or a rerun
+//! after a crash, never restart twice.
+
+use std::io::Write;
+
+use super::{DryRun, Outcome, restart_one};
+use crate::cluster::Cluster;
+use crate::error::{Error, Result};
+use crate::history::{Templates, same_templates_in_order, templates_of};
+use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
+use crate::plan::restart::{Decision, RestartOptions, plan};
+use crate::plan::staged::{self, Staged, Step};
+
+/// Tries for a step whose guard failed (someone wrote in between): read, plan, send.
+const TRIES: usize = 5;
+
+/// Stages `templates` for `jobset`'s next restart: creates its staged revision, or
+/// replaces the one there (guarded by its resourceVersion); removes it when the
+/// templates are the spec's again. Returns false when nothing is staged any more.
+pub async fn stage(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    templates: &Templates,
+    cause: &str,
+    existing: Option<&Staged>,
+) -> Result<bool> {
+    let ns = jobset.namespace();
+    if same_templates_in_order(&templates_of(jobset), templates) {
+        if let Some(old) = existing {
+            cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await?;
+        }
+        return Ok(false);
+    }
+    let wanted = staged::revision(jobset, templates, cause);
+    match existing {
+        None => {
+            cluster.create_revision(ns, &wanted).await?;
+        }
+        Some(old) => {
+            // Replace data and annotations in one guarded patch (a concurrent stage loses).
+            let annotations = serde_json::to_value(&wanted.metadata.annotations).unwrap_or_default();
+            let data = wanted.data.as_ref().map(|d| d.0.clone()).unwrap_or_default();
+            let patch = json_patch::Patch(vec![
+                crate::model::patch::test_resource_version(old.resource_version.clone()),
+                crate::model::patch::replace(crate::model::patch::pointer(&["metadata", "annotations"]), annotations),
+                crate::model::patch::replace(crate::model::patch::pointer(&["data"]), data),
+            ]);
+            cluster.patch_revision(ns, &old.name, &patch).await?;
+        }
+    }
+    Ok(true)
+}
+
+/// Applies `staged` to `jobset` and restarts it: the restart `restart` makes for a JobSet
+/// with a staged change, and the recorder's at a natural restart. `admitted`: Kueue has
+/// admitted it, so its stop is waited for before the restart (made while suspended).
+pub async fn apply(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    jobs: &[ChildJob],
+    staged: &Staged,
+    admitted: bool,
+    options: &RestartOptions,
+    err: &mut dyn Write,
+) -> Outcome {
+    match apply_steps(cluster, jobset, jobs, staged, admitted, options, err).await {
+        Ok(outcome) => outcome,
+        Err(e) => Outcome::Failed(e),
+    }
+}
+
+async fn apply_steps(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    jobs: &[ChildJob],
+    staged: &Staged,
+    admitted: bool,
+    options: &RestartOptions,
+    err: &mut dyn Write,
+) -> Result<Outcome> {
+    let (ns, name) = (jobset.namespace(), jobset.name());
+    let subject = format!("{RESOURCE_NAME}/{name}");
+    let (mut current, mut staged) = (jobset.clone(), staged.clone());
+    for _ in 0..TRIES {
+        match staged::next_step(&current, &staged) {
+            Step::Stale(why) => {
+                return Err(Error::Refused { what: subject, verb: "restarted", why });
+            }
+            // A restart that would be refused is refused before the spec changes.
+            Step::PatchSpec(_) if let Decision::Refuse(why) = plan(&current, jobs, options, "") => {
+                return Err(Error::Refused { what: subject, verb: "restarted", why });
+            }
+            Step::PatchSpec(patch) => match cluster.patch_jobset(ns, name, None, &patch, false).await {
+                Ok(patched) => {
+                    writeln!(err, "{subject}: applied the change staged in controllerrevision {}", staged.name)?;
+                    let wanted = JobSet::from_raw(patched).map_err(|e| Error::decode("the patched JobSet", e))?;
+                    if admitted {
+                        let version = wanted.metadata.resource_version.clone().unwrap_or_default();
+                        super::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
+                    }
+                    current = cluster.get_jobset(ns, name).await?;
+                }
+                Err(e) if guard_failed(&e) => current = cluster.get_jobset(ns, name).await?,
+                Err(e) => return Err(e),
+            },
+            Step::Restart { from } if staged.restart_from.is_none() => {
+                match cluster.patch_revision(ns, &staged.name, &staged::mark_applying(&staged, from)).await {
+                    Ok(marked) => staged = staged::parse(&marked, current.uid()).unwrap_or(staged),
+                    Err(e) if guard_failed(&e) => staged = reread(cluster, &current, &staged).await?,
+                    Err(e) => return Err(e),
+                }
+            }
+            Step::Restart { from } => {
+                if current.attempt() != from {
+                    current = cluster.get_jobset(ns, name).await?;
+                    continue;
+                }
+                let outcome = restart_one(cluster, &current, jobs, options, DryRun::None).await;
+                if matches!(outcome, Outcome::Restarted { .. } | Outcome::AlreadyRestarted { .. }) {
+                    remove(cluster, ns, &staged).await;
+                }
+                return Ok(outcome);
+            }
+            Step::Done => {
+                remove(cluster, ns, &staged).await;
+                return Ok(Outcome::AlreadyRestarted { attempt: current.attempt() });
+            }
+        }
+    }
+    Err(Error::Refused {
+        what: subject,
+        verb: "restarted",
+        why: "it kept changing while its staged change was applied; run the command again".into(),
+    })
+}
+
+/// A JSON-patch `test` or a resourceVersion precondition that no longer held.
+fn guard_failed(e: &Error) -> bool {
+    matches!(e, Error::Conflict { .. } | Error::Api { code: 422, .. })
+}
+
+async fn reread(cluster: &Cluster, jobset: &JobSet, old: &Staged) -> Result<Staged> {
+    let selector = format!("{}={}", crate::history::JOBSET_LABEL, jobset.name());
+    let listed = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
+    listed
+        .iter()
+        .filter(|r| staged::is_staged(r))
+        .find_map(|r| staged::parse(r, jobset.uid()))
+        .ok_or_else(|| Error::Refused {
+            what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+            verb: "restarted",
+            why: format!("its staged change (controllerrevision {}) was removed meanwhile", old.name),
+        })
+}
+
+/// Removes an applied staged change; a failure is only said at -v (a later look removes it).
+async fn remove(cluster: &Cluster, ns: &str, staged: &Staged) {
+    if let Err(e) = cluster.delete_revision_if_unchanged(ns, &staged.name, &staged.resource_version).await {
+        cluster.log.note(1, &format!("the applied staged change {} was not removed: {e}", staged.name));
+    }
+}

@@ -1,0 +1,278 @@
+//! A change staged for the next restart (`--at-next-restart`), without I/O: templates
+//! kept out of the spec, in a ControllerRevision of their own, until the JobSet next
+//! restarts (forced by `restart`, or natural, applied by the in-cluster recorder).
+//!
+//! Why out of the spec: a JobSet Kueue has admitted is stopped by Kueue as soon as its
+//! containers change, and a running one would pick up any spec change at its next
+//! natural restart anyway; a staged change lands only when the JobSet restarts, in the
+//! order that makes the new attempt run it (spec change, Kueue's stop, a restart while
+//! suspended, re-admission).
+//!
+//! Applying is resumable and exactly-once: the revision records the attempt the restart
+//! starts from (`restart-from-attempt`) before the restart is sent, so whoever applies
+//! it (a command, the recorder, after a crash) knows whether the restart still has to
+//! be made (the attempt has not moved) or was made (it has), and the restart itself is
+//! guarded by a `test` on `status.restarts`.
+
+use std::collections::BTreeMap;
+
+use json_patch::Patch;
+use k8s_openapi::api::apps::v1::ControllerRevision;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+
+use crate::history::{self, JOBSET_LABEL, Templates, same_templates_in_order, templates_of};
+use crate::model::jobset::{API_VERSION, JobSet, KIND};
+use crate::model::patch::{pointer, replace, test};
+
+/// Label on a staged change's revision (listed with the JobSet's history, told apart by it).
+pub const STAGED_LABEL: &str = "kubectl-jobset.io/staged";
+/// Its data format (never read as a history revision).
+pub const STAGED_FORMAT: &str = "staged-replicated-job-templates/v1";
+/// Annotation: the hash of the spec templates the change was planned on.
+pub const BASE_ANNOTATION: &str = "kubectl-jobset.io/staged-on";
+/// Annotation: the restart attempt when it was staged.
+pub const ATTEMPT_ANNOTATION: &str = "kubectl-jobset.io/staged-at-attempt";
+/// Annotation: set while it is applied: the attempt its restart starts from.
+pub const APPLYING_ANNOTATION: &str = "kubectl-jobset.io/restart-from-attempt";
+
+/// A change waiting for the JobSet's next restart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Staged {
+    pub name: String,
+    pub templates: Templates,
+    /// Hash of the spec templates it was planned on.
+    pub base: String,
+    pub staged_at_attempt: i32,
+    /// The attempt its restart starts from, once applying began.
+    pub restart_from: Option<i32>,
+    pub cause: Option<String>,
+    pub resource_version: String,
+}
+
+/// The revision name for a JobSet's staged change.
+pub fn revision_name(jobset: &JobSet) -> String {
+    format!("{}-staged", jobset.name())
+}
+
+/// Whether a listed ControllerRevision is a staged change (not a history revision).
+pub fn is_staged(revision: &ControllerRevision) -> bool {
+    revision.metadata.labels.as_ref().is_some_and(|l| l.contains_key(STAGED_LABEL))
+}
+
+/// Reads a staged change owned by `owner_uid`; None when it is not one (or not its).
+pub fn parse(revision: &ControllerRevision, owner_uid: &str) -> Option<Staged> {
+    let meta = &revision.metadata;
+    let owned = meta.owner_references.iter().flatten().any(|r| r.uid == owner_uid);
+    let text = |key: &str| meta.annotations.as_ref().and_then(|a| a.get(key)).cloned();
+    if !owned || !is_staged(revision) || text(history::FORMAT_ANNOTATION).as_deref() != Some(STAGED_FORMAT) {
+        return None;
+    }
+    let items = revision.data.as_ref()?.0["replicatedJobs"].as_array()?.clone();
+    let templates = items
+        .iter()
+        .map(|item| Some((item["name"].as_str()?.to_owned(), item.get("template")?.clone())))
+        .collect::<Option<Templates>>()?;
+    Some(Staged {
+        name: meta.name.clone().unwrap_or_default(),
+        templates,
+        base: text(BASE_ANNOTATION).unwrap_or_default(),
+        staged_at_attempt: text(ATTEMPT_ANNOTATION).and_then(|a| a.parse().ok()).unwrap_or(0),
+        restart_from: text(APPLYING_ANNOTATION).and_then(|a| a.parse().ok()),
+        cause: text(history::CHANGE_CAUSE),
+        resource_version: meta.resource_version.clone().unwrap_or_default(),
+    })
+}
+
+/// The revision that stages `templates` for `jobset` (planned on its spec as read).
+pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str) -> ControllerRevision {
+    let annotations: BTreeMap<String, String> = [
+        (history::FORMAT_ANNOTATION, STAGED_FORMAT.to_owned()),
+        (BASE_ANNOTATION, history::hash(&templates_of(jobset))),
+        (ATTEMPT_ANNOTATION, jobset.attempt().to_string()),
+        (history::CHANGE_CAUSE, cause.to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let labels = [(JOBSET_LABEL, jobset.name()), (STAGED_LABEL, "true")];
+    ControllerRevision {
+        metadata: ObjectMeta {
+            name: Some(revision_name(jobset)),
+            namespace: Some(jobset.namespace().to_owned()),
+            labels: Some(labels.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()),
+            annotations: Some(annotations),
+            // Owned: it goes when the JobSet goes.
+            owner_references: Some(vec![OwnerReference {
+                api_version: API_VERSION.to_owned(),
+                kind: KIND.to_owned(),
+                name: jobset.name().to_owned(),
+                uid: jobset.uid().to_owned(),
+                ..Default::default()
+            }]),
+            ..Default::default()
+        },
+        data: Some(RawExtension(history::data(templates))),
+        // Staged changes are not numbered history; the API requires a revision number.
+        revision: 1,
+    }
+}
+
+/// What the next step of applying a staged change is, given the JobSet as read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// The spec still holds the templates it was planned on: patch them in.
+    PatchSpec(Patch),
+    /// The spec holds the staged templates: restart (from this attempt), after marking it.
+    Restart { from: i32 },
+    /// The restart from `restart_from` was made (the attempt moved): remove the revision.
+    Done,
+    /// The spec changed since it was staged (neither the base nor the staged templates).
+    Stale(String),
+}
+
+/// The next step for `staged` on `jobset`.
+pub fn next_step(jobset: &JobSet, staged: &Staged) -> Step {
+    let spec = templates_of(jobset);
+    if let Some(from) = staged.restart_from {
+        return if jobset.attempt() > from { Step::Done } else { Step::Restart { from } };
+    }
+    if same_templates_in_order(&spec, &staged.templates) {
+        return Step::Restart { from: jobset.attempt() };
+    }
+    if history::hash(&spec) != staged.base {
+        return Step::Stale(format!(
+            "the change staged in controllerrevision {} was planned on templates that have changed since (the \
+             spec was edited after it was staged), so it is not applied: stage it again, or delete that revision \
+             to drop it",
+            staged.name
+        ));
+    }
+    Step::PatchSpec(template_patch(jobset, &staged.templates))
+}
+
+/// One JSON patch that replaces the spec's templates with `wanted` where they differ,
+/// each guarded by a `test` of the template read (and the uid: not a JobSet created
+/// again under the name since).
+pub fn template_patch(jobset: &JobSet, wanted: &Templates) -> Patch {
+    let mut ops = vec![super::rollback::uid_guard(jobset)];
+    for (i, (name, template)) in templates_of(jobset).iter().enumerate() {
+        let Some((_, want)) = wanted.iter().find(|(n, _)| n == name) else { continue };
+        if history::canonical(want) == history::canonical(template) {
+            continue;
+        }
+        let i = i.to_string();
+        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "name"]), name.as_str()));
+        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "template"]), template.clone()));
+        ops.push(replace(pointer(&["spec", "replicatedJobs", &i, "template"]), want.clone()));
+    }
+    Patch(ops)
+}
+
+/// The patch that marks a staged change as being applied from attempt `from`, guarded
+/// by the revision's resourceVersion (two appliers: one marks, the other re-reads).
+pub fn mark_applying(staged: &Staged, from: i32) -> Patch {
+    Patch(vec![
+        crate::model::patch::test_resource_version(staged.resource_version.clone()),
+        crate::model::patch::add(
+            pointer(&["metadata", "annotations", APPLYING_ANNOTATION]),
+            from.to_string(),
+        ),
+    ])
+}
+
+/// A JobSet as it would stand with `templates` in its spec (to plan a change on a staged one).
+pub fn with_templates(jobset: &JobSet, templates: &Templates) -> JobSet {
+    let mut planned = jobset.clone();
+    for rjob in &mut planned.spec.replicated_jobs {
+        if let Some((_, t)) = templates.iter().find(|(n, _)| *n == rjob.name) {
+            rjob.template = t.clone();
+        }
+    }
+    planned
+}
+
+/// When a staged change is applied, in words.
+pub fn words(staged: &Staged, recorder_running: bool) -> String {
+    let cause = staged.cause.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+    let natural = if recorder_running {
+        "the recorder applies it at a natural restart"
+    } else {
+        "no recorder is running, so only a forced restart applies it"
+    };
+    format!(
+        "a change is staged for the next restart in controllerrevision {}{cause}: `restart` applies it now; \
+         {natural}",
+        staged.name
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn jobset(image: &str, restarts: i32) -> JobSet {
+        JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "resourceVersion": "5"},
+            "spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {"spec": {
+                "containers": [{"name": "main", "image": image}]}}}}}]},
+            "status": {"restarts": restarts}}))
+        .unwrap()
+    }
+
+    fn staged_on(base: &JobSet, image: &str) -> Staged {
+        let templates = templates_of(&jobset(image, 0));
+        let stored = revision(base, &templates, "set image main=app:v2");
+        parse(&stored, "u1").expect("our own revision reads back")
+    }
+
+    #[test]
+    fn a_staged_revision_reads_back_and_is_not_history() {
+        let base = jobset("app:v1", 2);
+        let stored = revision(&base, &templates_of(&jobset("app:v2", 0)), "why");
+        assert!(is_staged(&stored));
+        assert_eq!(stored.metadata.name.as_deref(), Some("train-staged"));
+        let staged = parse(&stored, "u1").unwrap();
+        assert_eq!((staged.staged_at_attempt, staged.restart_from), (2, None));
+        assert_eq!(staged.base, history::hash(&templates_of(&base)));
+        assert!(parse(&stored, "another-uid").is_none(), "another JobSet's is not ours");
+        // History never reads it as a revision of its own.
+        assert!(history::parse(&stored, "u1").is_err());
+    }
+
+    #[test]
+    fn the_steps_patch_then_mark_and_restart_then_finish() {
+        let base = jobset("app:v1", 2);
+        let staged = staged_on(&base, "app:v2");
+        let Step::PatchSpec(patch) = next_step(&base, &staged) else { panic!("patch first") };
+        let ops = serde_json::to_value(&patch).unwrap();
+        assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/uid", "value": "u1"}));
+        assert_eq!(ops[3]["op"], "replace");
+        assert_eq!(ops[3]["value"]["spec"]["template"]["spec"]["containers"][0]["image"], "app:v2");
+        // Patched: restart from the attempt read.
+        assert_eq!(next_step(&jobset("app:v2", 2), &staged), Step::Restart { from: 2 });
+        // Marked: still restart from 2 until the attempt moves; then done.
+        let marked = Staged { restart_from: Some(2), ..staged.clone() };
+        assert_eq!(next_step(&jobset("app:v2", 2), &marked), Step::Restart { from: 2 });
+        assert_eq!(next_step(&jobset("app:v2", 3), &marked), Step::Done);
+        assert_eq!(next_step(&jobset("app:v2", 7), &marked), Step::Done);
+    }
+
+    #[test]
+    fn a_spec_edited_since_makes_it_stale() {
+        let staged = staged_on(&jobset("app:v1", 0), "app:v2");
+        let Step::Stale(why) = next_step(&jobset("app:v9", 0), &staged) else { panic!("stale") };
+        assert!(why.contains("train-staged") && why.contains("changed since"), "{why}");
+    }
+
+    #[test]
+    fn marking_is_guarded_by_the_revision_version() {
+        let staged = Staged { resource_version: "42".into(), ..staged_on(&jobset("app:v1", 0), "app:v2") };
+        assert_eq!(
+            serde_json::to_value(mark_applying(&staged, 3)).unwrap(),
+            json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
+                   {"op": "add", "path": "/metadata/annotations/kubectl-jobset.io~1restart-from-attempt", "value": "3"}])
+        );
+    }
+}
