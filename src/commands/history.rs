@@ -65,6 +65,18 @@ pub async fn run(
         if let Some(mixed) = crate::diff::mixed_words(drift) {
             writeln!(err, "warning: jobset {}/{} {mixed}", jobset.namespace(), jobset.name())?;
         }
+        if let Some(staged) = &drift.staged {
+            let cause = staged.cause.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+            writeln!(
+                err,
+                "jobset {}/{}: a change is staged for the next restart in controllerrevision {}{cause}, changing \
+                 {}; it becomes a revision when a restart applies it (`diff` shows it)",
+                jobset.namespace(),
+                jobset.name(),
+                staged.revision,
+                staged.replicated_jobs.join(", ")
+            )?;
+        }
         let view = View::new(jobset, revisions).with_mixed(&drift.mixed_templates());
         let document = if let Some(n) = plan.revision {
             show_revision(plan, &view, n, out)?

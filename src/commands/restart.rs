@@ -203,13 +203,16 @@ async fn restart_all(
             .map(|(i, (jobset, skip))| async move {
                 let mut said = Vec::new();
                 let jobs = fleet.jobs_of(jobset);
-                let staged = fleet.staged_of(jobset).filter(|_| options.job.is_none() && dry_run == DryRun::None);
+                let staged =
+                    fleet.staged_of(jobset).filter(|_| options.job.is_none() && dry_run == DryRun::None);
                 let outcome = match (skip, staged) {
                     (Some(instead), _) => instead,
                     (None, Some(staged)) => {
                         let admitted = fleet.kueue_of(jobset).is_some_and(|k| k.is_admitted());
-                        crate::execute::staged::apply(cluster, jobset, jobs, staged, admitted, options, &mut said)
-                            .await
+                        crate::execute::staged::apply(
+                            cluster, jobset, jobs, staged, admitted, options, &mut said,
+                        )
+                        .await
                     }
                     (None, None) => restart_one(cluster, jobset, jobs, options, dry_run).await,
                 };

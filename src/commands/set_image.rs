@@ -146,7 +146,8 @@ pub async fn run(
             if admitted && plan.now {
                 // What the spec holds now (the new images, our scheduling fields) is what
                 // Kueue's stop must not take away.
-                let wanted = JobSet::from_raw(object.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
+                let wanted =
+                    JobSet::from_raw(object.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
                 let version = wanted.metadata.resource_version.clone().unwrap_or_default();
                 crate::execute::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
             }
@@ -221,8 +222,8 @@ async fn stage_all(
             Some(s) => crate::plan::staged::with_templates(jobset, &s.templates),
             None => jobset.clone(),
         };
-        let change =
-            crate::plan::set_image::plan(&base, &plan.images).map_err(|why| refused(jobset, why.to_string()))?;
+        let change = crate::plan::set_image::plan(&base, &plan.images)
+            .map_err(|why| refused(jobset, why.to_string()))?;
         if plan.format.is_none() {
             write_preview(out, &base, &change, Palette { color: plan.color })?;
         }

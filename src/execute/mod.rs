@@ -4,9 +4,9 @@
 
 pub mod handover;
 pub mod kueue;
-pub mod staged;
 mod restart;
 mod restart_after;
+pub mod staged;
 mod wait;
 
 pub use restart::{Outcome, restart_jobset, restart_one};

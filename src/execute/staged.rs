@@ -45,7 +45,10 @@ pub async fn stage(
             let data = wanted.data.as_ref().map(|d| d.0.clone()).unwrap_or_default();
             let patch = json_patch::Patch(vec![
                 crate::model::patch::test_resource_version(old.resource_version.clone()),
-                crate::model::patch::replace(crate::model::patch::pointer(&["metadata", "annotations"]), annotations),
+                crate::model::patch::replace(
+                    crate::model::patch::pointer(&["metadata", "annotations"]),
+                    annotations,
+                ),
                 crate::model::patch::replace(crate::model::patch::pointer(&["data"]), data),
             ]);
             cluster.patch_revision(ns, &old.name, &patch).await?;
@@ -95,8 +98,13 @@ async fn apply_steps(
             }
             Step::PatchSpec(patch) => match cluster.patch_jobset(ns, name, None, &patch, false).await {
                 Ok(patched) => {
-                    writeln!(err, "{subject}: applied the change staged in controllerrevision {}", staged.name)?;
-                    let wanted = JobSet::from_raw(patched).map_err(|e| Error::decode("the patched JobSet", e))?;
+                    writeln!(
+                        err,
+                        "{subject}: applied the change staged in controllerrevision {}",
+                        staged.name
+                    )?;
+                    let wanted =
+                        JobSet::from_raw(patched).map_err(|e| Error::decode("the patched JobSet", e))?;
                     if admitted {
                         let version = wanted.metadata.resource_version.clone().unwrap_or_default();
                         super::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
@@ -145,15 +153,13 @@ fn guard_failed(e: &Error) -> bool {
 async fn reread(cluster: &Cluster, jobset: &JobSet, old: &Staged) -> Result<Staged> {
     let selector = format!("{}={}", crate::history::JOBSET_LABEL, jobset.name());
     let listed = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
-    listed
-        .iter()
-        .filter(|r| staged::is_staged(r))
-        .find_map(|r| staged::parse(r, jobset.uid()))
-        .ok_or_else(|| Error::Refused {
+    listed.iter().filter(|r| staged::is_staged(r)).find_map(|r| staged::parse(r, jobset.uid())).ok_or_else(
+        || Error::Refused {
             what: format!("{RESOURCE_NAME}/{}", jobset.name()),
             verb: "restarted",
             why: format!("its staged change (controllerrevision {}) was removed meanwhile", old.name),
-        })
+        },
+    )
 }
 
 /// Removes an applied staged change; a failure is only said at -v (a later look removes it).

@@ -62,7 +62,10 @@ impl Workload {
         let text = |v: &Value| v.as_str().map(str::to_owned);
         let conditions = object["status"]["conditions"].as_array().cloned().unwrap_or_default();
         let condition = |type_: &str, status: &str| {
-            conditions.iter().find(|c| c["type"] == type_ && c["status"] == status).map(|c| text(&c["message"]))
+            conditions
+                .iter()
+                .find(|c| c["type"] == type_ && c["status"] == status)
+                .map(|c| text(&c["message"]))
         };
         let owner_uid = meta["ownerReferences"]
             .as_array()
@@ -106,7 +109,8 @@ fn container_requests(pod_spec: &Value) -> Vec<(String, BTreeMap<String, String>
                         .map(|r| {
                             r.iter()
                                 .map(|(k, v)| {
-                                    let value = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+                                    let value =
+                                        v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
                                     (k.clone(), value)
                                 })
                                 .collect()
@@ -184,7 +188,8 @@ impl Kueue {
         let workload = self.workload.as_ref();
         match self.standing {
             Standing::Queued => {
-                let why = workload.and_then(|w| w.waiting.as_deref()).map(|m| format!(": {m}")).unwrap_or_default();
+                let why =
+                    workload.and_then(|w| w.waiting.as_deref()).map(|m| format!(": {m}")).unwrap_or_default();
                 let detail = workload.map(|w| format!(" (workload {}{why})", w.name)).unwrap_or_default();
                 format!("queued by Kueue{queue}{detail}")
             }
@@ -245,7 +250,8 @@ pub fn restore_scheduling(wanted: &JobSet, fresh: &JobSet) -> (json_patch::Patch
         let (want_pod, have_pod) = (&want.template["spec"]["template"], &rjob.template["spec"]["template"]);
         let index = index.to_string();
         for field in SCHEDULING_FIELDS {
-            let (want_value, have_value) = (at(want_pod, field), at(have_pod, field));
+            let have_value = at(have_pod, field);
+            let want_value = &merged(at(want_pod, field), have_value);
             if want_value == have_value || want_value.is_null() {
                 continue;
             }
@@ -265,6 +271,30 @@ pub fn restore_scheduling(wanted: &JobSet, fresh: &JobSet) -> (json_patch::Patch
         ops.insert(0, test_resource_version(fresh.metadata.resource_version.clone().unwrap_or_default()));
     }
     (json_patch::Patch(ops), changed)
+}
+
+/// What to put back in one field: for maps (labels, annotations, nodeSelector), what
+/// Kueue holds now with our entries over it, except Kueue's own keys (it writes those
+/// again at admission); anything else as we had it.
+fn merged(want: &Value, have: &Value) -> Value {
+    match (want.as_object(), have.as_object()) {
+        (Some(want), Some(have)) => {
+            let mut out = have.clone();
+            for (key, value) in want.iter().filter(|(k, _)| !k.starts_with("kueue.x-k8s.io/")) {
+                out.insert(key.clone(), value.clone());
+            }
+            Value::Object(out)
+        }
+        (Some(want), None) => {
+            let ours: serde_json::Map<String, Value> = want
+                .iter()
+                .filter(|(k, _)| !k.starts_with("kueue.x-k8s.io/"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if ours.is_empty() { Value::Null } else { Value::Object(ours) }
+        }
+        _ => want.clone(),
+    }
 }
 
 fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
@@ -313,8 +343,10 @@ pub fn quota_mismatches(workload: &Workload, jobs: &[ChildJob], attempt: i32) ->
         };
         let running = container_requests(&job.template["spec"]["template"]["spec"]);
         for (container, reserved) in &set.containers {
-            let requested = running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();
-            let resources: std::collections::BTreeSet<&String> = reserved.keys().chain(requested.keys()).collect();
+            let requested =
+                running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();
+            let resources: std::collections::BTreeSet<&String> =
+                reserved.keys().chain(requested.keys()).collect();
             for resource in resources {
                 let (want, have) = (reserved.get(resource), requested.get(resource));
                 if !same_quantity(want, have) {
@@ -344,11 +376,16 @@ fn same_quantity(a: Option<&String>, b: Option<&String>) -> bool {
 /// for comparing values written differently; None for what does not parse.
 pub fn quantity(text: &str) -> Option<i128> {
     let text = text.trim();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(text.len());
+    let split =
+        text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(text.len());
     let (number, suffix) = text.split_at(split);
     let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
     let negative = whole.starts_with('-');
-    let whole: i128 = whole.trim_start_matches(['+', '-']).parse().ok().or(if whole.is_empty() { Some(0) } else { None })?;
+    let whole: i128 = whole.trim_start_matches(['+', '-']).parse().ok().or(if whole.is_empty() {
+        Some(0)
+    } else {
+        None
+    })?;
     // Thousandths of the number itself, from up to 3 fraction digits (finer is rounded off).
     let mut milli = whole * 1000;
     for (i, digit) in fraction.chars().take(3).enumerate() {
@@ -394,8 +431,10 @@ mod tests {
 
     fn jobset(suspend: bool, labelled: bool) -> JobSet {
         let labels = if labelled { json!({QUEUE_LABEL: "lq"}) } else { json!({}) };
-        JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "labels": labels},
-            "spec": {"suspend": suspend, "replicatedJobs": []}}))
+        JobSet::from_raw(
+            json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "labels": labels},
+            "spec": {"suspend": suspend, "replicatedJobs": []}}),
+        )
         .unwrap()
     }
 
@@ -449,7 +488,8 @@ mod tests {
                     "spec": {"nodeSelector": selector, "containers": [{"name": "main", "image": image}]}}}}}]}}))
             .unwrap()
         };
-        let wanted = spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
+        let wanted =
+            spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
         let restored = spec(json!({"kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
         let (patch, changed) = restore_scheduling(&wanted, &restored);
         assert_eq!(changed, ["w: metadata.labels"]);
@@ -457,9 +497,14 @@ mod tests {
             serde_json::to_value(&patch).unwrap(),
             json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "7"},
                    {"op": "add", "path": "/spec/replicatedJobs/0/template/spec/template/metadata/labels",
-                    "value": {"team": "ml", "kueue.x-k8s.io/podset": "w"}}])
+                    "value": {"kueue.x-k8s.io/podset": "w", "team": "ml"}}])
         );
         assert!(restore_scheduling(&wanted, &wanted).1.is_empty());
+        // Kueue's own keys are not put back (it writes them again at admission).
+        let stale =
+            spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "old"}), json!({"pool": "a"}), "app:v2");
+        let now = spec(json!({"team": "ml"}), json!({"pool": "a"}), "app:v2");
+        assert!(restore_scheduling(&stale, &now).1.is_empty());
     }
 
     #[test]

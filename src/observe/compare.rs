@@ -124,7 +124,8 @@ fn compare_with(
     drift.kueue = fleet.kueue_of(jobset);
     drift.staged = fleet.staged_of(jobset).and_then(|staged| staged_change(jobset, staged));
     if let Some(workload) = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()) {
-        drift.quota = crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
+        drift.quota =
+            crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
     }
     drift
 }
@@ -139,7 +140,8 @@ fn staged_change(jobset: &JobSet, staged: &crate::plan::staged::Staged) -> Optio
         .into_iter()
         .filter_map(|(name, spec)| {
             let (_, want) = staged.templates.iter().find(|(n, _)| *n == name)?;
-            (crate::history::canonical(want) != crate::history::canonical(&spec)).then(|| (name, spec, want.clone()))
+            (crate::history::canonical(want) != crate::history::canonical(&spec))
+                .then(|| (name, spec, want.clone()))
         })
         .collect();
     (!edits.is_empty()).then(|| crate::diff::StagedChange {

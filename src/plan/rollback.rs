@@ -104,6 +104,12 @@ pub fn only_suspend_mutable_fields_differ(a: &Templates, b: &Templates) -> bool 
                 if let Some(meta) = t["spec"]["template"].get_mut("metadata").and_then(Value::as_object_mut) {
                     meta.remove("labels");
                     meta.remove("annotations");
+                    // Nothing left is the same as no metadata at all.
+                    if meta.is_empty()
+                        && let Some(pod) = t["spec"]["template"].as_object_mut()
+                    {
+                        pod.remove("metadata");
+                    }
                 }
                 if let Some(pod) = t["spec"]["template"].get_mut("spec").and_then(Value::as_object_mut) {
                     for key in SUSPEND_MUTABLE {

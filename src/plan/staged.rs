@@ -140,7 +140,15 @@ pub fn next_step(jobset: &JobSet, staged: &Staged) -> Step {
     if same_templates_in_order(&spec, &staged.templates) {
         return Step::Restart { from: jobset.attempt() };
     }
-    if history::hash(&spec) != staged.base {
+    if history::hash(&spec) == staged.base {
+        return Step::PatchSpec(template_patch(jobset, &staged.templates));
+    }
+    // Applied, and then Kueue's stop rewrote the pod templates' scheduling fields (or it
+    // injected its own at admission): the containers are the staged ones.
+    if super::rollback::only_suspend_mutable_fields_differ(&spec, &staged.templates) {
+        return Step::Restart { from: jobset.attempt() };
+    }
+    {
         return Step::Stale(format!(
             "the change staged in controllerrevision {} was planned on templates that have changed since (the \
              spec was edited after it was staged), so it is not applied: stage it again, or delete that revision \
@@ -148,7 +156,6 @@ pub fn next_step(jobset: &JobSet, staged: &Staged) -> Step {
             staged.name
         ));
     }
-    Step::PatchSpec(template_patch(jobset, &staged.templates))
 }
 
 /// One JSON patch that replaces the spec's templates with `wanted` where they differ,
@@ -214,10 +221,12 @@ mod tests {
     use super::*;
 
     fn jobset(image: &str, restarts: i32) -> JobSet {
-        JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "resourceVersion": "5"},
+        JobSet::from_raw(
+            json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "resourceVersion": "5"},
             "spec": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {"spec": {
                 "containers": [{"name": "main", "image": image}]}}}}}]},
-            "status": {"restarts": restarts}}))
+            "status": {"restarts": restarts}}),
+        )
         .unwrap()
     }
 
@@ -257,6 +266,15 @@ mod tests {
         assert_eq!(next_step(&jobset("app:v2", 2), &marked), Step::Restart { from: 2 });
         assert_eq!(next_step(&jobset("app:v2", 3), &marked), Step::Done);
         assert_eq!(next_step(&jobset("app:v2", 7), &marked), Step::Done);
+    }
+
+    #[test]
+    fn an_applied_change_whose_labels_kueue_rewrote_is_still_applied() {
+        let staged = staged_on(&jobset("app:v1", 0), "app:v2");
+        let mut rewritten = jobset("app:v2", 0);
+        rewritten.spec.replicated_jobs[0].template["spec"]["template"]["metadata"] =
+            json!({"labels": {"kueue.x-k8s.io/podset": "w"}});
+        assert_eq!(next_step(&rewritten, &staged), Step::Restart { from: 0 });
     }
 
     #[test]

@@ -89,7 +89,11 @@ impl Metrics {
                 "Changes staged for the next restart that the recorder applied at a natural restart.",
                 &self.staged_applied,
             ),
-            ("staged_errors_total", "Tries to apply a staged change that failed and are retried.", &self.staged_errors),
+            (
+                "staged_errors_total",
+                "Tries to apply a staged change that failed and are retried.",
+                &self.staged_errors,
+            ),
         ];
         for (name, help, value) in counters {
             let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");

@@ -61,7 +61,8 @@ async fn apply_one(shared: &Shared<'_>, cluster: &Cluster, key: &Key) {
         return;
     }
     let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else { return };
-    let jobs: Vec<_> = shared.jobs.state().iter().filter(|j| j.is_owned_by(jobset.uid())).map(|j| (**j).clone()).collect();
+    let jobs: Vec<_> =
+        shared.jobs.state().iter().filter(|j| j.is_owned_by(jobset.uid())).map(|j| (**j).clone()).collect();
     let revisions: Vec<_> = shared
         .revisions
         .state()
@@ -82,9 +83,16 @@ async fn apply_one(shared: &Shared<'_>, cluster: &Cluster, key: &Key) {
         ..Default::default()
     };
     let mut said = Vec::new();
-    let outcome =
-        crate::execute::staged::apply(cluster, jobset, fleet.jobs_of(jobset), staged, admitted, &options, &mut said)
-            .await;
+    let outcome = crate::execute::staged::apply(
+        cluster,
+        jobset,
+        fleet.jobs_of(jobset),
+        staged,
+        admitted,
+        &options,
+        &mut said,
+    )
+    .await;
     for line in String::from_utf8_lossy(&said).lines() {
         shared.say(&format!("jobset {key}: {line}"));
     }

@@ -35,7 +35,14 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
             )?;
             for (rjob, spec, want) in &staged.edits {
                 let place = format!("{}/{} replicatedJobs[{rjob}].template", d.namespace, d.name);
-                write_unified(out, spec, want, &format!("{place} (spec)"), &format!("{place} (staged)"), palette)?;
+                write_unified(
+                    out,
+                    spec,
+                    want,
+                    &format!("{place} (spec)"),
+                    &format!("{place} (staged)"),
+                    palette,
+                )?;
             }
         }
         for rjob in &d.replicated_jobs {
