@@ -318,6 +318,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
 '--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable]' \
 '(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: roll back, let Kueue stop it, and restart it on the rolled-back template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the rollback for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart]' \
 '--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
@@ -400,6 +401,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new images and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
 '--restart[Restart each changed JobSet once its patch has landed, so the image takes effect now]' \
 '(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the change for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart. For JobSets Kueue has admitted, whose Pods a change in place would stop]' \
 '--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \

@@ -24,7 +24,7 @@ for target in $targets; do
   cargo build --release --locked --target "$target"
   archive=kubectl-jobset_${version}_${target}.tar.gz
   stage=$(mktemp -d)
-  cp "target/$target/release/kubectl-jobset" README.md "$stage/"
+  cp "target/$target/release/kubectl-jobset" README.md LICENSE "$stage/"
   cp -r completions "$stage/"
   tar -C "$stage" -czf "dist/$archive" .
   rm -rf "$stage"

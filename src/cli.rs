@@ -12,22 +12,139 @@ Exit codes:
   1  error (for `diff`: drift found)
   2  usage error (for `diff`: any error)";
 
-const DIFF_EXIT_CODES: &str = "\
+/// `--help` examples, kubectl's way: a comment line, then the command.
+const LIST_HELP: &str = "\
+Examples:
+  # JobSets in the current namespace, with their attempt, Job counts and status
+  kubectl jobset list
+
+  # Every namespace, with images and Kueue queue
+  kubectl jobset list -A -o wide
+
+  # Follow changes
+  kubectl jobset list -w
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const DIFF_HELP: &str = "\
+Examples:
+  # What the next restart of train changes
+  kubectl jobset diff train
+
+  # One line per JobSet, in every namespace
+  kubectl jobset diff -A --summary
+
+  # Machine-readable, for scripts
+  kubectl jobset diff train -o json
+
 Exit codes:
   0  no drift
-  1  drift: Jobs run a template (or parallelism/completions) other than the spec's
+  1  drift: Jobs run a template (or parallelism/completions) other than the spec's, or a
+     change is staged for the next restart
   2  error (usage, API or cluster)";
 
-const RESTART_EXIT_CODES: &str = "\
+const RESTART_HELP: &str = "\
+Examples:
+  # Restart train now, so its Jobs run the spec's templates
+  kubectl jobset restart train
+
+  # Restart every JobSet of a team whose Jobs are outdated, and wait until they are ready
+  kubectl jobset restart -A -l team=ml --if-outdated --wait=ready -y
+
+  # Only one Job of a replicatedJob (the JobSet then runs mixed templates)
+  kubectl jobset restart train --job workers/3
+
 Exit codes:
   0  restarted, already restarted, or skipped (--if-outdated)
   1  error: refused, failed, or --wait timed out (nothing is changed by a refusal)
   2  usage error";
 
-const STATUS_EXIT_CODES: &str = "\
+const HISTORY_HELP: &str = "\
+Examples:
+  # Revisions of train, and the restart attempts that ran each
+  kubectl jobset history train
+
+  # The templates of revision 3, and what changed from 2 to 3
+  kubectl jobset history train --revision 3
+  kubectl jobset history train --diff 2,3
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const ROLLBACK_HELP: &str = "\
+Examples:
+  # Back to the revision before the spec's, shown first
+  kubectl jobset rollback train
+
+  # To revision 2, restarting now and waiting for the new Jobs to be ready
+  kubectl jobset rollback train --to-revision 2 --restart --wait=ready
+
+  # Under Kueue, staged for the next restart instead
+  kubectl jobset rollback train --to-revision 2 --at-next-restart
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const SET_IMAGE_HELP: &str = "\
+Examples:
+  # The trainer container of every replicatedJob that has it
+  kubectl jobset set image train trainer=registry.example/trainer:v2
+
+  # One replicatedJob's container, with a reason, then restart now
+  kubectl jobset set image train workers/trainer=trainer:v2 --reason \"fix NCCL timeout\" --restart
+
+  # A team's JobSets in every namespace, applied at each one's next restart
+  kubectl jobset set image -A -l team=ml trainer=trainer:v2 --at-next-restart
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const STATUS_HELP: &str = "\
+Examples:
+  # Wait until train's current attempt runs the spec's templates and is ready
+  kubectl jobset status train
+
+  # Look once
+  kubectl jobset status train --watch=false
+
 Exit codes:
   0  done: the attempt runs the spec's templates and is ready, or the JobSet completed
   1  failed, suspended, deleted, superseded by a restart, timed out, or (--watch=false) not done yet
+  2  usage error";
+
+const RECORDER_HELP: &str = "\
+Examples:
+  # Record every namespace, with leader election (as deploy/recorder.yaml runs it)
+  kubectl jobset recorder -A --leader-elect
+
+  # One namespace, in the foreground, metrics on :8080
+  kubectl jobset recorder -n ml --metrics-addr :8080
+
+Exit codes:
+  0  stopped by SIGTERM or SIGINT
+  1  error
+  2  usage error";
+
+const COMPLETION_HELP: &str = "\
+Examples:
+  # bash, for this shell
+  source <(kubectl jobset completion bash)
+
+  # kubectl's own completion of `kubectl jobset ...` (kubectl 1.26+)
+  kubectl jobset completion kubectl > ~/.local/bin/kubectl_complete-jobset
+  chmod +x ~/.local/bin/kubectl_complete-jobset
+
+Exit codes:
+  0  success
   2  usage error";
 
 /// Diff, restart, history and rollback for JobSets (jobset.x-k8s.io/v1alpha2).
@@ -54,7 +171,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List JobSets with their restart attempt, Job counts and status.
-    #[command(visible_alias = "ls", visible_alias = "get", after_help = EXIT_CODES)]
+    #[command(visible_alias = "ls", visible_alias = "get", after_help = LIST_HELP)]
     List(ListArgs),
 
     /// Show which running Jobs use an outdated template, and what differs.
@@ -63,7 +180,7 @@ pub enum Command {
     /// API server with a dry run) with every child Job of the current restart attempt.
     /// Exits 0 when nothing differs, 1 when something does, and 2 on errors, like
     /// `kubectl diff`. KUBECTL_EXTERNAL_DIFF is honoured as by kubectl diff.
-    #[command(after_help = DIFF_EXIT_CODES)]
+    #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
 
     /// Restart JobSets now, so a pending template takes effect.
@@ -73,7 +190,7 @@ pub enum Command {
     /// failure. At most one restart happens per observed attempt, however many people run
     /// this at once. By default the restart does not count towards
     /// failurePolicy.maxRestarts.
-    #[command(after_help = RESTART_EXIT_CODES)]
+    #[command(after_help = RESTART_HELP)]
     Restart(RestartArgs),
 
     /// Show a JobSet's template revisions, and which restart attempts ran each.
@@ -81,7 +198,7 @@ pub enum Command {
     /// The JobSet controller keeps no history, so kubectl-jobset records it: every
     /// diff, restart, history and rollback stores the spec's templates, and the
     /// templates running Jobs were seen with, as ControllerRevisions owned by the JobSet.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = HISTORY_HELP)]
     History(HistoryArgs),
 
     /// Put an earlier revision's templates back into the JobSet spec.
@@ -90,7 +207,7 @@ pub enum Command {
     /// only spec.replicatedJobs[*].template, guarded so that a concurrent edit fails
     /// cleanly instead of being overwritten. Running Jobs keep their template until the
     /// next restart; --restart restarts now.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = ROLLBACK_HELP)]
     Rollback(RollbackArgs),
 
     /// Change JobSet templates in place, as `kubectl set` does (`set image`).
@@ -104,7 +221,7 @@ pub enum Command {
     /// (or succeeded), as far as startupPolicy and dependsOn let the controller create
     /// them, or when the JobSet completes. Ends with an error when it fails, is
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
-    #[command(after_help = STATUS_EXIT_CODES)]
+    #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
     /// Keep every JobSet's history as it happens: a controller that runs until stopped.
     ///
@@ -113,15 +230,12 @@ pub enum Command {
     /// each restart attempt to the revision its Jobs were created from. While it runs (its
     /// Lease is fresh), other kubectl-jobset commands write no history themselves. Runs in
     /// the foreground until SIGTERM or SIGINT; deploy/ runs it in the cluster.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = RECORDER_HELP)]
     Recorder(RecorderArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
-    ///
-    /// bash:        source <(kubectl jobset completion bash)
-    /// kubectl:     kubectl jobset completion kubectl > ~/.local/bin/kubectl_complete-jobset
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = COMPLETION_HELP)]
     Completion(CompletionArgs),
 
     /// Answer kubectl's plugin completion protocol (used by kubectl_complete-jobset).
@@ -471,7 +585,7 @@ pub enum SetCommand {
     /// `REPLICATEDJOB/*`, `*/CONTAINER`) limits it to replicatedJobs. One JSON patch per
     /// JobSet, guarded by the images it replaces. Running Jobs keep their template until
     /// the next restart; --restart restarts now.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = SET_IMAGE_HELP)]
     Image(SetImageArgs),
 }
 

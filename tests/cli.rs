@@ -267,4 +267,103 @@ fn krew_manifest_is_complete() {
             .map(|(o, a)| (o.to_string(), a.to_string()))
             .collect();
     assert_eq!(platforms, want);
+    // krew-index validation wants the license in the archive: the repository has it, and
+    // the release script packs it.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let license = std::fs::read_to_string(root.join("LICENSE")).expect("a LICENSE file");
+    assert!(license.contains("Apache License") && license.contains("Version 2.0"));
+    let script = std::fs::read_to_string(root.join("scripts/release-archives.sh")).unwrap();
+    assert!(script.contains("README.md LICENSE"), "the archive carries LICENSE");
+}
+
+/// Issue 28: every command's `--help` has examples, and each example parses: run against
+/// an API server that is not there, it gets as far as connecting (never a usage error).
+#[test]
+fn every_command_has_examples_that_parse() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
+    let commands: [&[&str]; 9] = [
+        &["list"],
+        &["diff"],
+        &["restart"],
+        &["history"],
+        &["rollback"],
+        &["set", "image"],
+        &["status"],
+        &["recorder"],
+        &["completion"],
+    ];
+    for command in commands {
+        let help = plugin().args(command).arg("--help").output().unwrap();
+        let text = String::from_utf8(help.stdout).unwrap();
+        let examples = text.split("Examples:").nth(1).and_then(|t| t.split("Exit codes:").next());
+        let examples = examples.unwrap_or_else(|| panic!("no examples in {command:?} --help:\n{text}"));
+        // `source <(kubectl jobset completion bash)` runs `completion bash`.
+        let runnable: Vec<Vec<String>> = examples
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .filter_map(|l| l.split_once("kubectl jobset ").map(|(_, rest)| rest))
+            .map(|rest| shell_words(rest.split([')', '>']).next().unwrap_or_default()))
+            .collect();
+        assert!(!runnable.is_empty(), "{command:?}: no runnable example in:\n{examples}");
+        for words in runnable {
+            if words.first().map(String::as_str) == Some("completion") {
+                plugin().args(&words).assert().success();
+                continue;
+            }
+            if words.first().map(String::as_str) == Some("recorder") {
+                // A controller retries an absent API server for ever: arguments are read
+                // (and refused) before it starts, so a second is enough to tell.
+                // No port of the machine's is taken: the address given is replaced by none.
+                let mut words = words.clone();
+                match words.iter().position(|w| w == "--metrics-addr") {
+                    Some(i) => words[i + 1] = "0".into(),
+                    None => words.extend(["--metrics-addr".into(), "0".into()]),
+                }
+                let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+                    .args(&words)
+                    .args(["--kubeconfig", config.to_str().unwrap()])
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                std::thread::sleep(Duration::from_secs(1));
+                assert!(child.try_wait().unwrap().is_none(), "recorder example {words:?} exited at once");
+                child.kill().unwrap();
+                continue;
+            }
+            let out = plugin()
+                .args(&words)
+                .args(["--kubeconfig", config.to_str().unwrap(), "--request-timeout", "2s"])
+                .timeout(Duration::from_secs(30))
+                .output()
+                .unwrap();
+            // Past the arguments, it tried the cluster (diff exits 2 on any error, as kubectl diff).
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success() && stderr.contains("cannot reach the Kubernetes API server"),
+                "example `kubectl jobset {}` did not get as far as the cluster: {stderr}",
+                words.join(" ")
+            );
+        }
+    }
+}
+
+/// Splits a command line on spaces, keeping double-quoted words (with `\"`) together.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
