@@ -275,8 +275,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "NAME")]
     pub tls_server_name: Option<String>,
 
-    /// Namespace to work in (default: the context's namespace).
-    #[arg(short = 'n', long, global = true, value_name = "NAMESPACE")]
+    /// Namespace to work in (default: the context's namespace). Given twice, the last
+    /// wins, as in kubectl.
+    #[arg(short = 'n', long, global = true, value_name = "NAMESPACE", overrides_with = "namespace")]
     pub namespace: Option<String>,
 
     /// Username to impersonate for the operation.

@@ -367,3 +367,41 @@ fn shell_words(line: &str) -> Vec<String> {
     }
     words
 }
+
+/// Issue 28: as kubectl, `KUBECONFIG=a:b` skips a file that does not exist, and `-n`
+/// given twice takes the last (both get as far as the cluster).
+#[test]
+fn kubeconfig_lists_skip_missing_files_and_the_last_namespace_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
+    let list = format!("{}:{}", dir.path().join("missing").display(), config.display());
+    let out = plugin().env("KUBECONFIG", &list).args(["list", "--request-timeout", "2s"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot reach the Kubernetes API server"), "{stderr}");
+    let none = format!("{}", dir.path().join("missing").display());
+    plugin()
+        .env("KUBECONFIG", &none)
+        .arg("list")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("none of its files exist"));
+    let out = plugin()
+        .args([
+            "list",
+            "-n",
+            "a",
+            "-n",
+            "b",
+            "--kubeconfig",
+            config.to_str().unwrap(),
+            "--request-timeout",
+            "2s",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot reach the Kubernetes API server"),
+        "-n twice is not a usage error: {stderr}"
+    );
+}

@@ -149,9 +149,9 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
             }
             (Kubeconfig::read_from(path).map_err(|e| kubeconfig_error(&name, e))?, name)
         }
-        None => match Kubeconfig::from_env() {
+        None => match kubeconfig_from_env() {
             Ok(Some(kc)) => (kc, "$KUBECONFIG".to_owned()),
-            Err(e) => return Err(kubeconfig_error("$KUBECONFIG", e)),
+            Err(e) => return Err(e),
             Ok(None) => match default_kubeconfig_path().filter(|p| p.exists()) {
                 Some(path) => {
                     let name = path.display().to_string();
@@ -186,6 +186,31 @@ async fn load_config(opts: &ConnectOptions) -> Result<Config> {
 
 fn list_or_none(items: &[&str]) -> String {
     if items.is_empty() { "none".into() } else { items.join(", ") }
+}
+
+/// `$KUBECONFIG`'s files merged in order, as kubectl merges them: files that do not
+/// exist are skipped (kubectl does too); None when it is unset or empty.
+fn kubeconfig_from_env() -> Result<Option<Kubeconfig>> {
+    let Some(paths) = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) else { return Ok(None) };
+    let existing: Vec<PathBuf> = std::env::split_paths(&paths).filter(|p| p.exists()).collect();
+    if existing.is_empty() {
+        let named: Vec<String> = std::env::split_paths(&paths).map(|p| p.display().to_string()).collect();
+        return Err(Error::Kubeconfig {
+            source_name: "$KUBECONFIG".into(),
+            reason: format!("none of its files exist ({})", named.join(", ")),
+            source: None,
+        });
+    }
+    let mut merged: Option<Kubeconfig> = None;
+    for path in existing {
+        let name = path.display().to_string();
+        let next = Kubeconfig::read_from(&path).map_err(|e| kubeconfig_error(&name, e))?;
+        merged = Some(match merged {
+            None => next,
+            Some(so_far) => so_far.merge(next).map_err(|e| kubeconfig_error("$KUBECONFIG", e))?,
+        });
+    }
+    Ok(merged)
 }
 
 fn default_kubeconfig_path() -> Option<PathBuf> {

@@ -62,9 +62,14 @@ pub async fn run(
                     writeln!(out, "{RESOURCE_NAME}/{}", s.name)?;
                 }
             }
+            // As `kubectl get`: one JobSet asked for by name is the object, else a List.
             Format::Json | Format::Yaml => {
-                let items: Vec<Value> = fleet.jobsets.iter().map(JobSet::object).collect();
-                render::write_structured(out, plan.format, &render::as_list(items))?
+                let mut items: Vec<Value> = fleet.jobsets.iter().map(JobSet::object).collect();
+                let document = match (plan.selection.names.len(), items.len()) {
+                    (1, 1) => items.remove(0),
+                    _ => render::as_list(items),
+                };
+                render::write_structured(out, plan.format, &document)?
             }
         }
     }

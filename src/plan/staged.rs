@@ -148,14 +148,12 @@ pub fn next_step(jobset: &JobSet, staged: &Staged) -> Step {
     if super::rollback::only_suspend_mutable_fields_differ(&spec, &staged.templates) {
         return Step::Restart { from: jobset.attempt() };
     }
-    {
-        return Step::Stale(format!(
-            "the change staged in controllerrevision {} was planned on templates that have changed since (the \
-             spec was edited after it was staged), so it is not applied: stage it again, or delete that revision \
-             to drop it",
-            staged.name
-        ));
-    }
+    Step::Stale(format!(
+        "the change staged in controllerrevision {} was planned on templates that have changed since (the \
+         spec was edited after it was staged), so it is not applied: stage it again, or delete that revision \
+         to drop it",
+        staged.name
+    ))
 }
 
 /// One JSON patch that replaces the spec's templates with `wanted` where they differ,

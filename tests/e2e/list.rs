@@ -55,14 +55,18 @@ async fn lists_jobsets_across_namespaces_with_two_requests() {
     let out = b.plugin(&["list", "-l", "team=ml", "-o", "name"]);
     assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/gamma\n", "{out:?}");
 
+    // As `kubectl get jobset beta -o json`: one JobSet by name is the object itself.
     let out = b.plugin(&["list", "beta", "-o", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(doc["kind"], "List");
-    assert_eq!(doc["items"][0]["metadata"]["name"], "beta");
-    assert!(doc["items"][0]["metadata"].get("managedFields").is_none());
+    assert_eq!(doc["kind"], "JobSet", "{out:?}");
+    assert_eq!(doc["metadata"]["name"], "beta");
+    assert!(doc["metadata"].get("managedFields").is_none());
 
     let out = b.plugin(&["list", "beta", "-o", "yaml"]);
-    assert!(out.stdout.contains("kind: List") && out.stdout.contains("name: beta"), "{out:?}");
+    assert!(out.stdout.contains("kind: JobSet") && out.stdout.contains("name: beta"), "{out:?}");
+    // Several names (or a selector) are a List.
+    let out = b.plugin(&["list", "-l", "team=ml", "-o", "yaml"]);
+    assert!(out.stdout.contains("kind: List") && out.stdout.contains("name: gamma"), "{out:?}");
 }
 
 #[tokio::test]
