@@ -42,27 +42,24 @@ pub struct Suspect {
 
 /// One write to a revision of a JobSet that is gone (or, unmarking, is not).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    /// A guarded JSON patch of its annotations.
-    Mark {
-        namespace: String,
-        name: String,
-        jobset: String,
-        ops: Patch,
-    },
-    Unmark {
-        namespace: String,
-        name: String,
-        jobset: String,
-        ops: Patch,
-    },
+pub struct Step {
+    pub namespace: String,
+    /// The revision.
+    pub name: String,
+    /// The JobSet's name and uid.
+    pub jobset: String,
+    pub uid: String,
+    pub action: Action,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// A guarded JSON patch of its annotations: kept until `until`.
+    Mark { ops: Patch, until: Timestamp },
+    /// A guarded JSON patch removing the marks (the JobSet exists).
+    Unmark(Patch),
     /// Delete, guarded by resourceVersion.
-    Prune {
-        namespace: String,
-        name: String,
-        jobset: String,
-        resource_version: String,
-    },
+    Prune { resource_version: String },
 }
 
 /// The retention's next moves.
@@ -105,6 +102,13 @@ pub fn plan<'a>(
         let jobset = meta.labels.as_ref().and_then(|l| l.get(JOBSET_LABEL)).cloned().unwrap_or_default();
         let version = meta.resource_version.clone().unwrap_or_default();
         let path = |key: &str| pointer(&["metadata", "annotations", key]);
+        let step = |action| Step {
+            namespace: namespace.clone(),
+            name: name.clone(),
+            jobset: jobset.clone(),
+            uid: uid.to_owned(),
+            action,
+        };
         if known.live.contains(uid) {
             // Marked by mistake (say, a recorder whose cache lagged): the JobSet exists.
             if annotation(DELETED_ANNOTATION).is_some() {
@@ -112,13 +116,12 @@ pub fn plan<'a>(
                 if annotation(PRUNE_ANNOTATION).is_some() {
                     ops.push(remove(path(PRUNE_ANNOTATION)));
                 }
-                let (namespace, name) = (namespace.clone(), name.clone());
-                plan.steps.push(Step::Unmark { namespace, name, jobset, ops: Patch(ops) });
+                plan.steps.push(step(Action::Unmark(Patch(ops))));
             }
             continue;
         }
         if !known.gone.contains(uid) {
-            let suspect = Suspect { namespace: namespace.clone(), name: jobset, uid: uid.to_owned() };
+            let suspect = Suspect { namespace: namespace.clone(), name: jobset.clone(), uid: uid.to_owned() };
             suspects.insert(uid.to_owned(), suspect);
             continue;
         }
@@ -126,8 +129,7 @@ pub fn plan<'a>(
         let deleted_at = marked.unwrap_or(now);
         let due = deleted_at.checked_add(retention).unwrap_or(Timestamp::MAX);
         if due <= now {
-            let (namespace, name) = (namespace.clone(), name.clone());
-            plan.steps.push(Step::Prune { namespace, name, jobset, resource_version: version });
+            plan.steps.push(step(Action::Prune { resource_version: version }));
             continue;
         }
         plan.kept += 1;
@@ -140,8 +142,7 @@ pub fn plan<'a>(
             ops.push(add(path(PRUNE_ANNOTATION), stamp(due)));
         }
         if ops.len() > 1 {
-            let (namespace, name) = (namespace.clone(), name.clone());
-            plan.steps.push(Step::Mark { namespace, name, jobset, ops: Patch(ops) });
+            plan.steps.push(step(Action::Mark { ops: Patch(ops), until: due }));
         }
     }
     plan.suspects = suspects.into_values().collect();
@@ -173,9 +174,9 @@ mod tests {
     }
 
     fn ops(step: &Step) -> serde_json::Value {
-        match step {
-            Step::Mark { ops, .. } | Step::Unmark { ops, .. } => serde_json::to_value(ops).unwrap(),
-            Step::Prune { .. } => json!(null),
+        match &step.action {
+            Action::Mark { ops, .. } | Action::Unmark(ops) => serde_json::to_value(ops).unwrap(),
+            Action::Prune { .. } => json!(null),
         }
     }
 
@@ -209,11 +210,12 @@ mod tests {
         let p = plan([&marked], &known(&[], &["u1"]), WEEK, later);
         assert_eq!(
             p.steps,
-            vec![Step::Prune {
+            vec![Step {
                 namespace: "ml".into(),
                 name: "js-1".into(),
                 jobset: "js".into(),
-                resource_version: "8".into()
+                uid: "u1".into(),
+                action: Action::Prune { resource_version: "8".into() }
             }]
         );
         assert_eq!((p.kept, p.next_due), (0, None));
@@ -224,7 +226,7 @@ mod tests {
             json!({"op": "add", "path": "/metadata/annotations/kubectl-jobset.io~1prune-at", "value": "2026-12-02T09:00:00Z"})
         );
         let p = plan([&fresh], &known(&[], &["u1"]), Duration::ZERO, now());
-        assert!(matches!(p.steps.as_slice(), [Step::Prune { .. }]), "{p:?}");
+        assert!(matches!(p.steps.as_slice(), [Step { action: Action::Prune { .. }, .. }]), "{p:?}");
     }
 
     #[test]

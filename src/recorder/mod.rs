@@ -13,6 +13,7 @@
 //! - `watch`: the three watches into the stores and the queue.
 //! - `reconcile`: the worker, and which JobSets to look at again.
 //! - `announce`: the Events of recorded revisions.
+//! - `retention`: the history of deleted JobSets: marked, kept, then pruned.
 //! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
@@ -21,6 +22,7 @@ pub mod lease;
 pub mod metrics;
 pub mod queue;
 mod reconcile;
+mod retention;
 mod run;
 pub mod server;
 mod state;

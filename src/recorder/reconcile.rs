@@ -98,7 +98,7 @@ async fn reconcile_batch(
     let mut items: Vec<Item> = Vec::new();
     for (key, since) in batch {
         let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
-            continue; // deleted: its revisions go with it (owner references)
+            continue; // deleted: its history is the retention's (`retention`)
         };
         if jobset.metadata.deletion_timestamp.is_some() {
             continue;
@@ -206,7 +206,7 @@ fn store_shows_our_writes(shared: &Shared<'_>, item: &Item, now: Instant) -> boo
 
 /// resourceVersions are opaque, but etcd's are integers: a later one is larger. Anything
 /// else must be equal.
-fn at_least(seen: &str, wanted: &str) -> bool {
+pub(super) fn at_least(seen: &str, wanted: &str) -> bool {
     match (seen.parse::<u64>(), wanted.parse::<u64>()) {
         (Ok(seen), Ok(wanted)) => seen >= wanted,
         _ => seen == wanted,
