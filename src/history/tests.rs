@@ -399,9 +399,9 @@ fn commands_write_owned_revisions_and_the_recorder_ownerless_ones_both_labelled_
     let [Write::Create(kept)] = writes.as_slice() else { panic!("{writes:?}") };
     assert_eq!(kept.metadata.labels.as_ref().unwrap()[UID_LABEL], "u1");
     assert_eq!(kept.metadata.owner_references, None, "the garbage collector must not delete it");
-    let read = parse(&kept, "u1").unwrap();
+    let read = parse(kept, "u1").unwrap();
     assert_eq!((read.owner_index, read.uid_label.as_deref()), (None, Some("u1")));
-    assert!(parse(&kept, "u2").is_err(), "another JobSet's");
+    assert!(parse(kept, "u2").is_err(), "another JobSet's");
 }
 
 #[test]

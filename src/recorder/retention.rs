@@ -170,6 +170,16 @@ async fn confirm(shared: &Shared<'_>, cluster: &Cluster, suspects: &[Suspect], m
     failed
 }
 
+/// What one pass did to one JobSet's revisions.
+#[derive(Default)]
+struct Tally {
+    marked: usize,
+    /// The latest `prune-at` marked.
+    until: Option<Timestamp>,
+    unmarked: usize,
+    pruned: usize,
+}
+
 /// Sends the planned writes, each guarded; one that lost a race (another recorder did
 /// it, or the revision changed) is left to the next look. Logs one line per JobSet.
 /// True when some write failed otherwise.
@@ -199,7 +209,7 @@ async fn perform(
         .await;
     let mut failed = false;
     // Per JobSet (namespace, name, uid): how many marked (and until when), unmarked, pruned.
-    let mut done: BTreeMap<(&str, &str, &str), (usize, Option<Timestamp>, usize, usize)> = BTreeMap::new();
+    let mut done: BTreeMap<(&str, &str, &str), Tally> = BTreeMap::new();
     for (step, result) in results {
         match result {
             Ok(version) => {
@@ -207,11 +217,11 @@ async fn perform(
                 let entry = done.entry((&step.namespace, &step.jobset, &step.uid)).or_default();
                 match &step.action {
                     Action::Mark { until, .. } => {
-                        entry.0 += 1;
-                        entry.1 = Some(entry.1.map_or(*until, |u: Timestamp| u.max(*until)));
+                        entry.marked += 1;
+                        entry.until = Some(entry.until.map_or(*until, |u: Timestamp| u.max(*until)));
                     }
-                    Action::Unmark(_) => entry.2 += 1,
-                    Action::Prune { .. } => entry.3 += 1,
+                    Action::Unmark(_) => entry.unmarked += 1,
+                    Action::Prune { .. } => entry.pruned += 1,
                 }
             }
             Err(e) if is_precondition_failure(&e) || matches!(e, Error::NotFound { .. }) => {}
@@ -225,7 +235,7 @@ async fn perform(
         }
     }
     let retention = crate::age::format_duration(retention);
-    for ((namespace, jobset, uid), (marked, until, unmarked, pruned)) in done {
+    for ((namespace, jobset, uid), Tally { marked, until, unmarked, pruned }) in done {
         if marked > 0 {
             let until = until.map(stamp).unwrap_or_default();
             shared.say(&format!(
