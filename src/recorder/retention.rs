@@ -132,8 +132,12 @@ async fn pass(
 
 /// The uids alive (in the cache, or found outside its scope) and gone.
 fn known(shared: &Shared<'_>, memory: &Memory) -> Known {
-    let mut live: std::collections::HashSet<String> =
-        shared.jobsets.state().iter().map(|js| js.uid().to_owned()).collect();
+    let mut live = std::collections::HashSet::new();
+    for jobset in shared.jobsets.state() {
+        live.insert(jobset.uid().to_owned());
+        // The object a handover replaced lives on in it: its history is about to be adopted.
+        live.extend(super::reconcile::handed_over_from(&jobset).map(str::to_owned));
+    }
     live.extend(memory.alive_outside.keys().cloned());
     let gone = memory.gone.iter().filter(|uid| !live.contains(*uid)).cloned().collect();
     Known { live, gone }

@@ -837,3 +837,45 @@ async fn history_outlives_a_deleted_jobset_for_the_retention_then_is_pruned() {
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("not found"), "{out:?}");
 }
+
+/// A handover while the recorder runs: the recorder's revisions have no owner, so the
+/// handover finds them by their uid label; the new object adopts them, and the recorder
+/// releases them again under the new uid: the history is the new JobSet's, not a
+/// deleted one's.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_handover_while_the_recorder_runs_keeps_the_history_with_the_new_object() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-handover").await;
+    let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", ns.name.as_str())];
+    let recorder = Recorder::start(&ns, "ho", &["-n", ns.name.as_str(), "--metrics-addr", "0"]);
+    recorder.wait_for_log("watches synced").await;
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    let old = ns.jobset("train").await["metadata"]["uid"].as_str().unwrap().to_owned();
+    let out =
+        run_plugin(&["rollback", "train", "--to-revision", "1", "--handover", "-y"], Some(&ns.name), &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let new = ns.jobset("train").await["metadata"]["uid"].as_str().unwrap().to_owned();
+    assert_ne!(old, new);
+    wait_for("the history released under the new uid", Duration::from_secs(30), || async {
+        let stored = revisions(&ns, "train").await;
+        let settled = stored.len() == 2
+            && stored.iter().all(|r| {
+                r.metadata.owner_references.as_deref().unwrap_or_default().is_empty()
+                    && r.metadata.labels.as_ref().unwrap()["kubectl-jobset.io/jobset-uid"] == new
+                    && annotation(r, "kubectl-jobset.io/jobset-deleted-at").is_empty()
+            });
+        settled.then_some(())
+    })
+    .await;
+    let out = run_plugin(&["history", "train", "-o", "json"], Some(&ns.name), &env);
+    assert_eq!(out.code, 0, "{out:?}");
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc["revisions"].as_array().unwrap().len(), 2, "{doc}");
+    assert!(doc.get("deleted").is_none(), "{doc}");
+    assert!(!recorder.log().contains("pruned"), "{}", recorder.log());
+}
