@@ -450,6 +450,7 @@ _arguments "${_arguments_options[@]}" : \
 '--lease-namespace=[Namespace of the recorder'\''s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)]:NAMESPACE:_default' \
 '--lease-duration=[How long the Lease holds without renewal (renewed every third of it)]:DURATION:_default' \
 '--metrics-addr=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none)]:ADDRESS:_default' \
+'--history-retention=[How long a deleted JobSet'\''s history is kept before it is pruned (0\: at once)]:DURATION:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
