@@ -795,6 +795,50 @@ mod tests {
         assert_eq!(running_revision(&unknown, &revisions, &identity), None);
     }
 
+    fn scaled(image: &str, parallelism: i64) -> Value {
+        let mut t = template(image);
+        t["spec"]["parallelism"] = json!(parallelism);
+        t["spec"]["completions"] = json!(parallelism);
+        t
+    }
+
+    #[test]
+    fn an_attempt_stays_with_one_revision_when_only_parallelism_or_completions_change() {
+        let js =
+            testing::jobset("js").namespace("ml").uid("u").replicated_job("w", 2, scaled("v1", 2)).build();
+        let old = |attempts: &str| {
+            let b = testing::revision("js", "u", 1).template("w", scaled("v1", 1));
+            if attempts.is_empty() { b.build() } else { b.attempts(attempts).build() }
+        };
+        let spec = testing::revision("js", "u", 2).template("w", scaled("v1", 2)).build();
+        let no_drift = drift("v1", &["js-w-0", "js-w-1"], &[], "v1");
+        // Attempt 0 ran revision 1; the controller scaled its Jobs to the spec in place.
+        let revisions = [old("0"), spec.clone()];
+        let running = credit_despite_scale(&js, &no_drift, &revisions, Running::Spec);
+        assert_eq!(running, Running::Revision("js-1".into()), "not credited to revision 2 as well");
+        // Nobody credited it yet, and the Jobs were left at the old scale: revision 1.
+        let mut left = no_drift.clone();
+        left.replicated_jobs[0].scale = ["parallelism", "completions"]
+            .map(|field| crate::diff::ScaleChange {
+                field,
+                jobs: vec!["js-w-0".into(), "js-w-1".into()],
+                live: Some(1),
+                spec: Some(2),
+            })
+            .to_vec();
+        let revisions = [old(""), spec.clone()];
+        assert_eq!(
+            credit_despite_scale(&js, &left, &revisions, Running::Spec),
+            Running::Revision("js-1".into())
+        );
+        // Jobs at the spec's scale, nothing credited: the spec's revision.
+        assert_eq!(credit_despite_scale(&js, &no_drift, &revisions, Running::Spec), Running::Spec);
+        // A template change is not scale: the attempt credited to another template's
+        // revision does not move the crediting.
+        let other = testing::revision("js", "u", 1).template("w", scaled("v0", 2)).attempts("0").build();
+        assert_eq!(credit_despite_scale(&js, &no_drift, &[other, spec], Running::Spec), Running::Spec);
+    }
+
     fn child(attempt: &str) -> ChildJob {
         serde_json::from_value(json!({"metadata": {"name": "js-w-0",
             "labels": {"jobset.sigs.k8s.io/restart-attempt": attempt}}}))

@@ -62,6 +62,7 @@ pub(super) async fn keep_retention(shared: &Shared<'_>, cluster: &Cluster, reten
         if !shared.synced() || !shared.leading() {
             // A standby keeps nothing in mind; leading, it is woken (`enqueue_all`).
             due = None;
+            shared.metrics.deleted_jobset_revisions.store(0, std::sync::atomic::Ordering::Relaxed);
             continue;
         }
         tokio::time::sleep(SETTLE).await;
@@ -79,6 +80,10 @@ async fn pass(
     let started = Instant::now();
     memory.alive_outside.retain(|_, at| started.duration_since(*at) < RECHECK);
     let revisions = shared.revisions.state();
+    // Only uids some cached revision still names are worth remembering.
+    let named: std::collections::HashSet<&str> =
+        revisions.iter().filter_map(|r| crate::history::uid_label(r)).collect();
+    memory.gone.retain(|uid| named.contains(uid.as_str()));
     // Leave out what we wrote until the cache shows it: planning from an older view
     // would only lose a race against ourselves.
     memory.written.retain(|(ns, name), version| {
