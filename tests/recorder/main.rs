@@ -668,6 +668,8 @@ async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
             "0",
             "--lease-duration",
             "3s",
+            "--history-retention",
+            "5s",
             "-v",
             "1",
         ],
@@ -690,6 +692,16 @@ async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
     assert!(!log.contains("warning:"), "{log}");
     let events = ns.kubectl(&["events", "--for", "jobset/train"]);
     assert!(String::from_utf8_lossy(&events.stdout).contains("RevisionRecorded"));
+    // The history of the deleted JobSet: confirmed gone (get), marked (patch) and pruned
+    // (delete) with the same RBAC.
+    assert!(ns.kubectl(&["delete", "jobset", "train", "--wait=true"]).status.success());
+    recorder.wait_for_log("is gone: keeping 2 revision(s)").await;
+    wait_for("the kept history pruned", Duration::from_secs(30), || async {
+        revisions(&ns, "train").await.is_empty().then_some(())
+    })
+    .await;
+    let log = recorder.log();
+    assert!(!log.contains("warning:"), "{log}");
 }
 
 #[tokio::test]
