@@ -31,7 +31,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l user -d '
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -68,7 +68,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l u
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -96,7 +96,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l use
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -124,7 +124,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l us
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -149,7 +149,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l u
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -182,7 +182,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -213,7 +213,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -246,7 +246,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -270,7 +270,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and n
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -300,7 +300,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -328,7 +328,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -343,6 +343,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-namespace -d 'Namespace of the recorder\'s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-duration -d 'How long the Lease holds without renewal (renewed every third of it)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l metrics-addr -d 'Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l history-retention -d 'How long a deleted JobSet\'s history is kept before it is pruned (0: at once)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -350,7 +351,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -370,7 +371,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-uid -d 'UID to impersonate for the operation' -r
@@ -388,7 +389,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as -d 'Username to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-uid -d 'UID to impersonate for the operation' -r

@@ -23,8 +23,8 @@ _kubectl-jobset() {
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -61,8 +61,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -99,8 +99,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -137,8 +137,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -175,8 +175,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -219,8 +219,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -260,8 +260,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -304,8 +304,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -339,8 +339,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -385,8 +385,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -429,8 +429,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -454,6 +454,7 @@ _arguments "${_arguments_options[@]}" : \
 '--lease-namespace=[Namespace of the recorder'\''s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)]:NAMESPACE:_default' \
 '--lease-duration=[How long the Lease holds without renewal (renewed every third of it)]:DURATION:_default' \
 '--metrics-addr=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none)]:ADDRESS:_default' \
+'--history-retention=[How long a deleted JobSet'\''s history is kept before it is pruned (0\: at once)]:DURATION:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -462,8 +463,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -492,8 +493,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
@@ -524,8 +525,8 @@ _arguments "${_arguments_options[@]}" : \
 '--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
 '--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
 '--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
-'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
-'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
 '--as=[Username to impersonate for the operation]:USER:_default' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \

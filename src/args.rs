@@ -312,6 +312,7 @@ fn recorder_plan(args: &cli::RecorderArgs, global: &GlobalArgs) -> Result<Record
         lease_namespace: args.lease_namespace.clone(),
         lease_duration: args.lease_duration,
         metrics_addr: parse_metrics_addr(&args.metrics_addr)?,
+        history_retention: args.history_retention,
     })
 }
 

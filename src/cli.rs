@@ -684,6 +684,10 @@ pub struct RecorderArgs {
     /// Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
     pub metrics_addr: String,
+
+    /// How long a deleted JobSet's history is kept before it is pruned (0: at once).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "168h")]
+    pub history_retention: Duration,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -23,7 +23,9 @@
 //! - `plan`: what a write verb will send, or why not (restart, rollback, set image,
 //!   handover, rollout status, writes whose answer was lost).
 //! - `diff`: the drift engine: expected Job, normalisation, structural and unified diffs.
-//! - `history`: the revision storage format, numbering and the writes that record it.
+//! - `history`: the revision storage format, numbering and the writes that record it;
+//!   `history::retention` decides what the recorder marks and prunes of deleted JobSets'
+//!   history, `history::deleted` groups a deleted JobSet's kept revisions.
 //! - `model`: typed read-only views of JobSets and Jobs, summaries, JSON patch ops.
 //! - `presence`: the recorder's Lease, the contract the CLI reads to know one runs.
 //! - `select`: which JobSets a command acts on (names, `-l`, `-n`, `-A`).

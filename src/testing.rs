@@ -180,7 +180,7 @@ pub(crate) fn revision(owner: &str, owner_uid: &str, number: i64) -> RevisionBui
 // are still written out by hand there.
 #[allow(dead_code)]
 impl RevisionBuilder {
-    fn meta(mut self, key: &str, value: &str) -> Self {
+    pub(crate) fn meta(mut self, key: &str, value: &str) -> Self {
         self.object["metadata"][key] = json!(value);
         self
     }
@@ -209,6 +209,13 @@ impl RevisionBuilder {
 
     pub(crate) fn templates(self, templates: &Templates) -> Self {
         templates.iter().fold(self, |b, (name, template)| b.template(name, template.clone()))
+    }
+
+    /// Kept by the recorder: no ownerReference, the owner's uid in the `jobset-uid` label.
+    pub(crate) fn released(mut self) -> Self {
+        self.object["metadata"].as_object_mut().expect("metadata").remove("ownerReferences");
+        let uid = self.owner_uid.clone();
+        self.label(history::UID_LABEL, &uid)
     }
 
     /// The ControllerRevision as stored.

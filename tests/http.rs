@@ -660,3 +660,66 @@ async fn a_restart_that_lands_on_a_jobset_that_just_finished_is_not_reported_as_
     let seen = server.await.unwrap();
     assert!(!seen.iter().any(|r| r.uri.contains("/events")), "no Event for a restart that did nothing");
 }
+
+/// `history NAME` of a JobSet that was deleted reads its kept revisions in the same
+/// requests as for a live one (a GET that finds nothing, the Jobs and revisions by label,
+/// the recorder's Lease), and writes nothing.
+#[tokio::test]
+async fn history_of_a_deleted_jobset_is_the_same_reads_and_no_write() {
+    use kubectl_jobset::commands::history::{HistoryPlan, run};
+    let (cluster, api) = api_server::cluster("ml");
+    let kept = json!({"apiVersion": "apps/v1", "kind": "ControllerRevision",
+        "metadata": {"name": "gone-abc", "namespace": "ml", "resourceVersion": "7",
+            "labels": {"kubectl-jobset.io/jobset-name": "gone", "kubectl-jobset.io/jobset-uid": "uid-gone"},
+            "annotations": {"kubectl-jobset.io/format": "replicated-job-templates/v1",
+                "kubectl-jobset.io/restart-attempts": "0-1",
+                "kubectl-jobset.io/jobset-deleted-at": "2026-12-01T10:00:00Z",
+                "kubectl-jobset.io/prune-at": "2099-12-08T10:00:00Z"}},
+        "data": {"replicatedJobs": [{"name": "w", "template": {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "app:v1"}]}}}}}]},
+        "revision": 1});
+    let server = tokio::spawn(serve(api, move |uri| {
+        if uri.contains("/jobsets/gone") {
+            Reply::json(
+                StatusCode::NOT_FOUND,
+                json!({"kind": "Status", "apiVersion": "v1", "status": "Failure", "reason": "NotFound", "code": 404,
+                    "message": "jobsets.jobset.x-k8s.io \"gone\" not found",
+                    "details": {"name": "gone", "group": "jobset.x-k8s.io", "kind": "jobsets"}}),
+            )
+        } else if uri.contains("/controllerrevisions") {
+            Reply::ok(list(vec![kept.clone()], None))
+        } else if uri.contains("/leases/") {
+            Reply::status(404, "NotFound", "not found")
+        } else {
+            Reply::ok(list(vec![], None))
+        }
+    }));
+    let plan = HistoryPlan {
+        selection: Selection::new(&["gone".to_owned()], false, None, "ml").unwrap(),
+        revision: None,
+        diff: None,
+        format: Format::Table,
+        no_headers: false,
+        color: false,
+        history_limit: 10,
+        watch: None,
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(&cluster, &plan, &mut out, &mut err).await.unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.starts_with("jobset.jobset.x-k8s.io/gone (deleted ") && out.contains("uid uid-gone"),
+        "{out}\n{}",
+        String::from_utf8_lossy(&err)
+    );
+    assert!(out.contains("0-1") && out.contains("w=app:v1"), "{out}");
+    drop(cluster);
+    assert_eq!(
+        server.await.unwrap(),
+        [
+            "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name+in+%28gone%29&limit=500",
+            "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name+in+%28gone%29&limit=500",
+            GET_RECORDER_LEASE,
+            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/gone",
+        ]
+    );
+}

@@ -15,9 +15,10 @@ use crate::commands::Watching;
 use crate::diff::unified::Palette;
 use crate::error::{Error, Result};
 use crate::exit::ExitStatus;
+use crate::history::deleted::DeletedHistory;
 use crate::history::{JOBSET_LABEL, Revision, View, bad_revision, select};
 use crate::model::jobset::JobSet;
-use crate::observe::{Observed, RecordOptions, Recorder, observe};
+use crate::observe::{Observed, RecordOptions, Recorder, observe_or_deleted};
 use crate::render::documents::to_value;
 use crate::render::history::{self as rendered, CREATED, recorder_hint};
 use crate::render::watch::{Seen, WatchEvent, WatchTable};
@@ -47,7 +48,7 @@ pub async fn run(
 ) -> Result<ExitStatus> {
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let Some(Observed { fleet, histories, recorder, drifts, .. }) =
-        observe(cluster, &plan.selection, Some(&options), err).await?
+        observe_or_deleted(cluster, &plan.selection, Some(&options), err).await?
     else {
         return Ok(ExitStatus::Success);
     };
@@ -55,7 +56,7 @@ pub async fn run(
         writeln!(err, "{hint}")?;
     }
     let mut documents = Vec::new();
-    let several = fleet.jobsets.len() > 1;
+    let several = fleet.jobsets.len() + fleet.deleted.len() > 1;
     for (jobset, drift) in fleet.jobsets.iter().zip(&drifts) {
         let revisions = histories.get(jobset.uid()).cloned().unwrap_or_default();
         if revisions.is_empty() {
@@ -87,8 +88,12 @@ pub async fn run(
         };
         documents.extend(document);
     }
+    documents.extend(show_deleted(plan, &fleet.deleted, several, out, err)?);
     if !documents.is_empty() {
         render::write_documents(out, plan.format, documents)?;
+    }
+    if plan.watch.is_some() && fleet.jobsets.is_empty() {
+        writeln!(err, "not watching: the jobset was deleted (its kept history is above)")?;
     }
     match (plan.watch, fleet.jobsets.first()) {
         (Some(watching), Some(jobset)) => {
@@ -200,6 +205,83 @@ fn keyed_rows(
     let (headers, rows) = rendered::revisions_table(&view, wide, Timestamp::now());
     let names = view.revisions.iter().map(|r| r.name.clone());
     (headers, names.zip(rows).collect())
+}
+
+/// The kept histories of deleted JobSets, as for a live one: the table headed by what is
+/// known of the deletion, `--revision N` and `--diff A,B` (of the newest of a name used
+/// several times, said on `err`), or documents carrying the deletion. Documents for later.
+fn show_deleted(
+    plan: &HistoryPlan,
+    deleted: &[DeletedHistory],
+    several: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Vec<Value>> {
+    let now = Timestamp::now();
+    let mut documents = Vec::new();
+    let picks_one = plan.revision.is_some() || plan.diff.is_some();
+    for (i, history) in deleted.iter().enumerate() {
+        let newest_of_name =
+            deleted[..i].iter().all(|h| (&h.namespace, &h.name) != (&history.namespace, &history.name));
+        if picks_one && !newest_of_name {
+            continue;
+        }
+        let stand_in = history.stand_in();
+        let mut view = View::new(&stand_in, history.revisions.clone());
+        // Nothing is in a spec, and nothing runs.
+        (view.spec, view.running) = (None, None);
+        if picks_one {
+            let others: Vec<&str> = deleted
+                .iter()
+                .filter(|h| {
+                    (&h.namespace, &h.name) == (&history.namespace, &history.name) && h.uid != history.uid
+                })
+                .map(|h| h.uid.as_str())
+                .collect();
+            if !others.is_empty() {
+                writeln!(
+                    err,
+                    "note: jobset {}/{} was deleted {} times; this is the newest's history (uid {}); the others' \
+                     (uid {}) are listed by `{}`",
+                    history.namespace,
+                    history.name,
+                    others.len() + 1,
+                    history.uid,
+                    others.join(", "),
+                    crate::hint::kubectl_jobset(&format!("history {}", history.name), &history.namespace)
+                )?;
+            }
+        }
+        let document = if let Some(n) = plan.revision {
+            show_revision(plan, &view, n, out)?
+        } else if let Some(pair) = plan.diff {
+            show_diff(plan, &view, pair, out)?
+        } else {
+            match plan.format {
+                Format::Json | Format::Yaml => {
+                    Some(to_value(&rendered::deleted_history_document(&view, history))?)
+                }
+                Format::Name => {
+                    rendered::write_names(out, &view)?;
+                    None
+                }
+                Format::Table | Format::Wide => {
+                    if several || !plan.no_headers {
+                        rendered::write_deleted_heading(
+                            out,
+                            history,
+                            plan.selection.namespace.is_none(),
+                            now,
+                        )?;
+                    }
+                    rendered::write_revisions(out, &view, plan.format == Format::Wide, plan.no_headers, now)?;
+                    None
+                }
+            }
+        };
+        documents.extend(document);
+    }
+    Ok(documents)
 }
 
 /// Whether `-o` asks for documents, which `run` prints together once every JobSet is read.

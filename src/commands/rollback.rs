@@ -15,7 +15,7 @@ use crate::exit::ExitStatus;
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
-use crate::observe::{Observed, RecordOptions, Recorder, observe};
+use crate::observe::{Observed, RecordOptions, Recorder, observe_or_deleted};
 use crate::plan::lost_write::{AfterUnknown, judge_rollback};
 use crate::plan::restart::refusal_after_change;
 use crate::plan::rollback::{
@@ -326,10 +326,32 @@ async fn observe_one<'c>(
     err: &mut dyn Write,
 ) -> Result<Observed<'c>> {
     let options = RecordOptions { history_limit: plan.history_limit, cause, recorder: Recorder::Defer };
-    // One name: a JobSet that does not exist is an error, never an empty result.
-    observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
-        not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
-    })
+    // One name: a JobSet that does not exist is an error, never an empty result; one
+    // deleted whose history is kept says so.
+    let observed =
+        observe_or_deleted(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
+            not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
+        })?;
+    if observed.fleet.jobsets.is_empty()
+        && let Some(deleted) = observed.fleet.deleted.first()
+    {
+        return Err(deleted_refusal(deleted));
+    }
+    Ok(observed)
+}
+
+/// Rolling back a JobSet that was deleted: there is nothing to put templates back into.
+fn deleted_refusal(deleted: &crate::history::deleted::DeletedHistory) -> Error {
+    let hint = |args: &str| crate::hint::kubectl_jobset(args, &deleted.namespace);
+    Error::NoSuchRevision(format!(
+        "jobset {}/{} does not exist: it was deleted ({}), so there is nothing to roll back. Its history is \
+         kept: `{}` lists it, and `{}` prints a revision's templates to create it again from",
+        deleted.namespace,
+        deleted.name,
+        deleted.describe(jiff::Timestamp::now()),
+        hint(&format!("history {}", deleted.name)),
+        hint(&format!("history {} --revision N -o yaml", deleted.name)),
+    ))
 }
 
 fn target_revision<'v>(view: &'v View, to_revision: Option<i64>) -> Result<&'v Revision> {

@@ -205,9 +205,8 @@ pub async fn run(
         .list_revisions(Some(ns), &format!("{JOBSET_LABEL}={name}"))
         .await?
         .into_iter()
-        .filter(|r| {
-            r.metadata.owner_references.as_deref().unwrap_or_default().iter().any(|o| o.uid == jobset.uid())
-        })
+        // Its history: owned by it, or kept by the recorder (no owner, its uid label).
+        .filter(|r| crate::history::belongs_to(r).contains(&jobset.uid()))
         .map(|r| Owned { name: r.metadata.name.unwrap_or_default(), uid: r.metadata.uid.unwrap_or_default() })
         .collect();
     let journal = Journal {

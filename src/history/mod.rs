@@ -1,7 +1,12 @@
-//! Template history, stored as `apps/v1` ControllerRevisions owned by the JobSet (as
-//! StatefulSets keep theirs). One revision per distinct set of replicatedJob templates;
-//! this module is the pure part: the storage format, numbering, selection and the plan
-//! of writes that records what a command observed.
+//! Template history, stored as `apps/v1` ControllerRevisions labelled with the JobSet's
+//! name and uid (as StatefulSets keep theirs). One revision per distinct set of
+//! replicatedJob templates; this module is the pure part: the storage format, numbering,
+//! selection and the plan of writes that records what a command observed.
+//!
+//! A revision belongs to a JobSet by an ownerReference to it, or (with no JobSet owner)
+//! by its `jobset-uid` label. Commands write owned revisions (the garbage collector
+//! deletes them with the JobSet); the recorder writes and releases them without an owner,
+//! so that they outlive the JobSet for its retention (`retention`).
 //!
 //! Keys we invent live under `kubectl-jobset.io/`; `jobset.sigs.k8s.io/` belongs to the
 //! JobSet controller. The change cause uses the standard `kubernetes.io/change-cause`.
@@ -17,15 +22,25 @@ use json_patch::Patch;
 use serde_json::{Map, Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
-use crate::model::patch::{add, pointer, replace, test, test_resource_version};
+use crate::model::patch::{add, pointer, remove, replace, test, test_resource_version};
 
+pub mod deleted;
 pub mod rebuilt;
+pub mod retention;
 pub mod view;
 pub use view::{View, bad_revision};
 
 pub const PREFIX: &str = "kubectl-jobset.io/";
 /// Label: the JobSet's name (revisions are listed by it).
 pub const JOBSET_LABEL: &str = "kubectl-jobset.io/jobset-name";
+/// Label: the JobSet's uid, so that a revision without an owner (kept after its JobSet
+/// was deleted) still says whose it is.
+pub const UID_LABEL: &str = "kubectl-jobset.io/jobset-uid";
+/// Annotation: when the recorder saw the JobSet gone (RFC 3339); set once.
+pub const DELETED_ANNOTATION: &str = "kubectl-jobset.io/jobset-deleted-at";
+/// Annotation: when the recorder prunes the revision (`DELETED_ANNOTATION` plus its
+/// `--history-retention`), so that commands can say it.
+pub const PRUNE_ANNOTATION: &str = "kubectl-jobset.io/prune-at";
 /// Label: the template hash that names the revision.
 pub const HASH_LABEL: &str = "kubectl-jobset.io/template-hash";
 /// Annotation: restart attempts in which Jobs were seen running this revision (`0-2,5`).
@@ -58,6 +73,13 @@ pub struct Revision {
     pub resource_version: String,
     /// The raw `attempts` annotation, for `test` ops.
     raw_attempts: Option<String>,
+    /// The index of the ownerReference to the JobSet it was read for, if it has one.
+    pub owner_index: Option<usize>,
+    /// The `jobset-uid` label, if any.
+    pub uid_label: Option<String>,
+    /// When the recorder saw its JobSet deleted, and when it prunes it (RFC 3339).
+    pub deleted_at: Option<String>,
+    pub prune_at: Option<String>,
 }
 
 impl Revision {
@@ -110,6 +132,21 @@ pub fn same_templates_in_order(a: &Templates, b: &Templates) -> bool {
         && a.iter().zip(b).all(|((na, ta), (nb, tb))| na == nb && canonical(ta) == canonical(tb))
 }
 
+/// Equal templates in the same order but for each Job's parallelism and completions:
+/// scale, which the drift engine reports apart from the template (`ScaleChange`) and the
+/// controller may change on running Jobs.
+pub fn same_templates_but_scale(a: &Templates, b: &Templates) -> bool {
+    fn unscaled(template: &Value) -> String {
+        let mut template = template.clone();
+        if let Some(spec) = template.get_mut("spec").and_then(Value::as_object_mut) {
+            spec.remove("parallelism");
+            spec.remove("completions");
+        }
+        canonical(&template)
+    }
+    a.len() == b.len() && a.iter().zip(b).all(|((na, ta), (nb, tb))| na == nb && unscaled(ta) == unscaled(tb))
+}
+
 /// Equal templates for the same replicatedJob names, in any order: what a handover's
 /// journal holds is a set of templates by name, not a spec.
 pub fn same_templates_by_name(a: &Templates, b: &Templates) -> bool {
@@ -159,7 +196,7 @@ pub fn parse_attempts(text: &str) -> BTreeSet<i32> {
 /// (each is warned about, then ignored).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnreadableRevision {
-    #[error("controllerrevision {name} is not owned by this JobSet")]
+    #[error("controllerrevision {name} does not belong to this JobSet")]
     NotOwned { name: String },
     #[error("controllerrevision {name} carries kubectl-jobset labels but not our data format; ignored")]
     OtherFormat { name: String },
@@ -171,14 +208,40 @@ pub enum UnreadableRevision {
     Unnumbered { name: String },
 }
 
-/// Reads one of our ControllerRevisions; `Err` says why it is ignored.
-pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, UnreadableRevision> {
+/// The `jobset-uid` label of a stored revision.
+pub fn uid_label(stored: &ControllerRevision) -> Option<&str> {
+    stored.metadata.labels.as_ref()?.get(UID_LABEL).map(String::as_str)
+}
+
+/// Whether a stored revision has an ownerReference to a JobSet.
+pub(crate) fn has_jobset_owner(stored: &ControllerRevision) -> bool {
+    stored.metadata.owner_references.iter().flatten().any(|o| o.kind == KIND)
+}
+
+/// The uids of the JobSets a stored revision belongs to: its owners', or (when no JobSet
+/// owns it, e.g. kept by the recorder, or orphaned) the one its `jobset-uid` label names.
+/// An owner wins over the label: a handover's new JobSet adopts revisions labelled with
+/// the old uid.
+pub fn belongs_to(stored: &ControllerRevision) -> Vec<&str> {
+    let mut uids: Vec<&str> =
+        stored.metadata.owner_references.iter().flatten().map(|o| o.uid.as_str()).collect();
+    if !has_jobset_owner(stored)
+        && let Some(uid) = uid_label(stored)
+        && !uids.contains(&uid)
+    {
+        uids.push(uid);
+    }
+    uids
+}
+
+/// Reads one of our ControllerRevisions as JobSet `uid`'s; `Err` says why it is ignored.
+pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, UnreadableRevision> {
     let meta = &stored.metadata;
     let name = meta.name.clone().unwrap_or_else(|| "<unnamed>".into());
-    let owned = meta.owner_references.as_deref().unwrap_or_default().iter().any(|r| r.uid == owner_uid);
-    if !owned {
+    if !belongs_to(stored).contains(&uid) {
         return Err(UnreadableRevision::NotOwned { name });
     }
+    let owner_index = meta.owner_references.iter().flatten().position(|r| r.uid == uid);
     let text = |key: &str| meta.annotations.as_ref().and_then(|a| a.get(key)).cloned();
     if text(FORMAT_ANNOTATION).as_deref() != Some(FORMAT) {
         return Err(UnreadableRevision::OtherFormat { name });
@@ -199,6 +262,10 @@ pub fn parse(stored: &ControllerRevision, owner_uid: &str) -> Result<Revision, U
         source: text(SOURCE_ANNOTATION).unwrap_or_else(|| "spec".into()),
         cleaned: text(rebuilt::CLEANED_ANNOTATION).as_deref() == Some("true"),
         resource_version: meta.resource_version.clone().unwrap_or_default(),
+        owner_index,
+        uid_label: uid_label(stored).map(str::to_owned),
+        deleted_at: text(DELETED_ANNOTATION),
+        prune_at: text(PRUNE_ANNOTATION),
         templates,
         name,
     })
@@ -229,6 +296,8 @@ pub struct Holder {
     pub jobset: String,
     /// `(kind, name, uid)` of each owner.
     pub owners: Vec<(String, String, String)>,
+    /// The `jobset-uid` label.
+    pub uid: Option<String>,
 }
 
 impl Holder {
@@ -244,14 +313,24 @@ impl Holder {
                 .flatten()
                 .map(|o| (o.kind.clone(), o.name.clone(), o.uid.clone()))
                 .collect(),
+            uid: uid_label(stored).map(str::to_owned),
         }
     }
 
-    /// Labelled for `jobset` but not owned by it.
+    /// Labelled for `jobset`'s name but not its (by owner, or by uid label when no
+    /// JobSet owns it).
     pub fn is_foreign_to(&self, jobset: &JobSet) -> bool {
-        self.namespace == jobset.namespace()
-            && self.jobset == jobset.name()
-            && !self.owners.iter().any(|(_, _, uid)| uid == jobset.uid())
+        let owned_by_a_jobset = self.owners.iter().any(|(kind, _, _)| kind == KIND);
+        let belongs = self.owners.iter().any(|(_, _, uid)| uid == jobset.uid())
+            || (!owned_by_a_jobset && self.uid.as_deref() == Some(jobset.uid()));
+        self.namespace == jobset.namespace() && self.jobset == jobset.name() && !belongs
+    }
+
+    /// History kept after its JobSet was deleted: no owner, and the uid of a JobSet that
+    /// is not this one. A JobSet created again under the same name meets it as a matter
+    /// of course, so it is not warned about (its names are still not free).
+    pub fn is_kept_history(&self) -> bool {
+        self.owners.is_empty() && self.uid.is_some()
     }
 
     /// The warning for a foreign revision: which object holds it, and what we do instead.
@@ -384,6 +463,10 @@ pub struct Observation<'a> {
     /// Names of ControllerRevisions under this JobSet's label that another object owns
     /// (or none does): never ours to touch, and not free for a new revision.
     pub foreign: Vec<String>,
+    /// The recorder's revisions outlive the JobSet: created without an ownerReference,
+    /// and owned ones are released (the garbage collector would delete them with it).
+    /// Commands keep the ownerReference: without a recorder, nothing would prune them.
+    pub retain: bool,
 }
 
 impl Write {
@@ -422,6 +505,9 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
     let running = plan.record_running();
     let spec = plan.record_spec();
     plan.prune(&spec, running.as_deref());
+    if observed.retain {
+        plan.release();
+    }
     plan.writes
 }
 
@@ -559,6 +645,38 @@ impl<'a> Planner<'a> {
         self.writes.extend(deletes);
     }
 
+    /// Releases the stored revisions the JobSet owns (not ones this plan deletes) into the
+    /// recorder's retention: the ownerReference removed (guarded by its uid at that index)
+    /// and the `jobset-uid` label set to the JobSet's (a handover's adopted revisions carry
+    /// the earlier uid). Nothing for a revision already released.
+    fn release(&mut self) {
+        let uid = self.observed.jobset.uid();
+        let deleted: Vec<&str> = self
+            .writes
+            .iter()
+            .filter_map(|w| match w {
+                Write::Delete { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        let mut releases = Vec::new();
+        for stored in self.revisions.iter().filter(|r| !deleted.contains(&r.name.as_str())) {
+            let mut ops = Vec::new();
+            if let Some(i) = stored.owner_index {
+                let index = i.to_string();
+                ops.push(test(pointer(&["metadata", "ownerReferences", &index, "uid"]), uid));
+                ops.push(remove(pointer(&["metadata", "ownerReferences", &index])));
+            }
+            if stored.uid_label.as_deref() != Some(uid) {
+                ops.push(add(pointer(&["metadata", "labels", UID_LABEL]), uid));
+            }
+            if !ops.is_empty() {
+                releases.push(Write::Patch { name: stored.name.clone(), ops: Patch(ops) });
+            }
+        }
+        self.writes.extend(releases);
+    }
+
     /// The number after every stored and planned revision's.
     fn next_number(&mut self) -> i64 {
         self.max += 1;
@@ -632,20 +750,21 @@ fn new_revision(
     if let Some(cause) = cause {
         annotations.insert(CHANGE_CAUSE.to_owned(), cause.to_owned());
     }
-    let labels = [(JOBSET_LABEL, jobset.name()), (HASH_LABEL, hash.as_str())];
+    let labels = [(JOBSET_LABEL, jobset.name()), (UID_LABEL, jobset.uid()), (HASH_LABEL, hash.as_str())];
+    let owner = OwnerReference {
+        api_version: API_VERSION.to_owned(),
+        kind: KIND.to_owned(),
+        name: jobset.name().to_owned(),
+        uid: jobset.uid().to_owned(),
+        ..Default::default()
+    };
     ControllerRevision {
         metadata: ObjectMeta {
             name: Some(name),
             namespace: Some(jobset.namespace().to_owned()),
             labels: Some(labels.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()),
             annotations: Some(annotations),
-            owner_references: Some(vec![OwnerReference {
-                api_version: API_VERSION.to_owned(),
-                kind: KIND.to_owned(),
-                name: jobset.name().to_owned(),
-                uid: jobset.uid().to_owned(),
-                ..Default::default()
-            }]),
+            owner_references: (!observed.retain).then(|| vec![owner]),
             ..Default::default()
         },
         data: Some(RawExtension(data(templates))),

@@ -19,6 +19,7 @@ fn observe(js: &JobSet, running: Running) -> Observation<'_> {
         history_limit: 10,
         now: "2026-11-30T12:00:00Z".into(),
         foreign: vec![],
+        retain: false,
     }
 }
 
@@ -211,7 +212,7 @@ fn foreign_or_corrupt_revisions_are_ignored_with_a_reason() {
         |data: Value, format: &str, owner: &str| parse(&ours(data, format), owner).unwrap_err().to_string();
     assert_eq!(
         why(json!({"replicatedJobs": []}), FORMAT, "other"),
-        "controllerrevision js-x is not owned by this JobSet"
+        "controllerrevision js-x does not belong to this JobSet"
     );
     assert_eq!(
         why(json!({"spec": {}}), "something-else", "u1"),
@@ -383,4 +384,90 @@ fn cleaning_removes_the_subdomain_and_claim_volumes_the_controller_adds() {
     );
     let own_subdomain = json!({"spec": {"template": {"spec": {"subdomain": "elsewhere"}}}});
     assert_eq!(rebuilt::clean(&js, own_subdomain.clone()), own_subdomain, "not the controller's: kept");
+}
+
+#[test]
+fn commands_write_owned_revisions_and_the_recorder_ownerless_ones_both_labelled_with_the_uid() {
+    let js = jobset("app:v1", 0);
+    let mut observation = observe(&js, Running::Spec);
+    let writes = plan_writes(&observation, &[]);
+    let [Write::Create(owned)] = writes.as_slice() else { panic!("{writes:?}") };
+    assert_eq!(owned.metadata.labels.as_ref().unwrap()[UID_LABEL], "u1");
+    assert_eq!(owned.metadata.owner_references.as_ref().unwrap()[0].uid, "u1");
+    observation.retain = true;
+    let writes = plan_writes(&observation, &[]);
+    let [Write::Create(kept)] = writes.as_slice() else { panic!("{writes:?}") };
+    assert_eq!(kept.metadata.labels.as_ref().unwrap()[UID_LABEL], "u1");
+    assert_eq!(kept.metadata.owner_references, None, "the garbage collector must not delete it");
+    let read = parse(kept, "u1").unwrap();
+    assert_eq!((read.owner_index, read.uid_label.as_deref()), (None, Some("u1")));
+    assert!(parse(kept, "u2").is_err(), "another JobSet's");
+}
+
+#[test]
+fn the_recorder_releases_owned_revisions_once_guarded_by_the_owners_uid() {
+    let js = jobset("app:v1", 0);
+    // An older kubectl-jobset wrote revision 1 without the uid label.
+    let old = testing::revision("js", "u1", 1).templates(&templates_of(&jobset("app:v0", 0))).build();
+    let mut store = vec![old];
+    record(&mut store, &observe(&js, Running::Spec));
+    let mut observation = observe(&js, Running::Spec);
+    observation.retain = true;
+    let writes = plan_writes(&observation, &store);
+    let ops: Vec<Value> = writes
+        .iter()
+        .map(|w| match w {
+            Write::Patch { ops, .. } => serde_json::to_value(ops).unwrap(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let test_owner = json!({"op": "test", "path": "/metadata/ownerReferences/0/uid", "value": "u1"});
+    let remove_owner = json!({"op": "remove", "path": "/metadata/ownerReferences/0"});
+    let label = json!({"op": "add", "path": "/metadata/labels/kubectl-jobset.io~1jobset-uid", "value": "u1"});
+    assert_eq!(ops, vec![json!([test_owner, remove_owner, label]), json!([test_owner, remove_owner])]);
+    for r in &mut store {
+        r.owner_index = None;
+        r.uid_label = Some("u1".into());
+    }
+    assert!(plan_writes(&observation, &store).is_empty(), "released once");
+    observation.retain = false;
+    assert!(plan_writes(&observation, &store).is_empty(), "commands never take it back");
+}
+
+#[test]
+fn a_revision_belongs_to_its_owner_or_without_a_jobset_owner_to_its_uid_label() {
+    let stored = |owners: Value, uid: Option<&str>| -> ControllerRevision {
+        let mut labels = json!({JOBSET_LABEL: "js"});
+        if let Some(uid) = uid {
+            labels[UID_LABEL] = json!(uid);
+        }
+        serde_json::from_value(json!({"metadata": {"name": "js-abc", "namespace": "ml",
+            "labels": labels, "ownerReferences": owners}, "revision": 1}))
+        .unwrap()
+    };
+    let owner = |uid: &str| json!([{"apiVersion": "v", "kind": "JobSet", "name": "js", "uid": uid}]);
+    assert_eq!(belongs_to(&stored(owner("u1"), Some("u1"))), vec!["u1"]);
+    assert_eq!(belongs_to(&stored(json!([]), Some("u1"))), vec!["u1"], "kept by the recorder");
+    // A handover's new JobSet adopted it: the owner wins over the earlier uid's label.
+    assert_eq!(belongs_to(&stored(owner("new"), Some("old"))), vec!["new"]);
+    assert!(belongs_to(&stored(json!([]), None)).is_empty(), "orphaned by an older version: nobody's");
+    let js = jobset("app:v1", 0);
+    let own = Holder::of(&stored(json!([]), Some("u1")));
+    assert!(!own.is_foreign_to(&js));
+    let earlier = Holder::of(&stored(json!([]), Some("u0")));
+    assert!(earlier.is_foreign_to(&js) && earlier.is_kept_history(), "a deleted namesake's history");
+    let adopted = Holder::of(&stored(owner("u9"), Some("u1")));
+    assert!(adopted.is_foreign_to(&js) && !adopted.is_kept_history());
+}
+
+#[test]
+fn templates_that_differ_only_in_parallelism_or_completions_are_the_same_but_for_scale() {
+    let t = |spec: Value| vec![("w".to_owned(), json!({"spec": spec}))];
+    let one = t(json!({"parallelism": 1, "completions": 1, "template": {"x": 1}}));
+    let two = t(json!({"parallelism": 2, "completions": 2, "template": {"x": 1}}));
+    let unset = t(json!({"template": {"x": 1}}));
+    let other = t(json!({"parallelism": 1, "completions": 1, "template": {"x": 2}}));
+    assert!(same_templates_but_scale(&one, &two) && same_templates_but_scale(&one, &unset));
+    assert!(!same_templates_but_scale(&one, &other));
+    assert!(!same_templates_in_order(&one, &two));
 }

@@ -2,7 +2,7 @@
 //! tokens, so `jsonptr` escapes keys such as `kubectl-jobset.io/format` (`/` → `~1`).
 
 use json_patch::jsonptr::PointerBuf;
-use json_patch::{AddOperation, PatchOperation, ReplaceOperation, TestOperation};
+use json_patch::{AddOperation, PatchOperation, RemoveOperation, ReplaceOperation, TestOperation};
 use serde_json::Value;
 
 /// A JSON pointer from unescaped tokens: `["metadata", "annotations", "a/b"]` is
@@ -24,6 +24,11 @@ pub fn add(path: PointerBuf, value: impl Into<Value>) -> PatchOperation {
 /// `{"op": "replace", ...}`
 pub fn replace(path: PointerBuf, value: impl Into<Value>) -> PatchOperation {
     PatchOperation::Replace(ReplaceOperation { path, value: value.into() })
+}
+
+/// `{"op": "remove", ...}`
+pub fn remove(path: PointerBuf) -> PatchOperation {
+    PatchOperation::Remove(RemoveOperation { path })
 }
 
 /// The guard every first write of an object uses: it is still at `resource_version`.

@@ -2,7 +2,7 @@
 //! JobSets (a GET for a single name, else a paginated LIST) and one paginated LIST of
 //! Jobs by the controller's `jobset-name` label, whatever the number of objects.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::cluster::Cluster;
 use crate::diff::normalize::normalize;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
+use crate::history::deleted::DeletedHistory;
 use crate::history::{Revision, UnreadableRevision};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::model::kueue::{Kueue, Workload};
@@ -37,6 +38,12 @@ pub struct Fleet {
     pub workloads: Option<Vec<Workload>>,
     /// Changes staged for the next restart, by owner UID (listed with the revisions).
     staged_by_owner: HashMap<String, Staged>,
+    /// Per name asked for that does not exist, the uids its listed revisions belong to:
+    /// the history of deleted JobSets of that name.
+    deleted_uids: BTreeMap<(String, String), BTreeSet<String>>,
+    /// The histories of deleted JobSets, for the commands that show them
+    /// (`load_targets_or_deleted`).
+    pub deleted: Vec<DeletedHistory>,
 }
 
 impl Fleet {
@@ -67,6 +74,8 @@ impl Fleet {
             revision_holders: Vec::new(),
             workloads: None,
             staged_by_owner: HashMap::new(),
+            deleted_uids: BTreeMap::new(),
+            deleted: Vec::new(),
         }
     }
 
@@ -103,6 +112,9 @@ impl Fleet {
             let named = jobsets.get(&(holder.namespace.as_str(), holder.jobset.as_str()));
             if named.is_some_and(|js| holder.is_foreign_to(js)) {
                 self.revision_holders.push(holder);
+            } else if named.is_none() && self.missing.contains(&holder.jobset) {
+                let uids = self.deleted_uids.entry((holder.namespace, holder.jobset)).or_default();
+                uids.extend(revision.parsed.iter().map(|(uid, _)| uid.clone()));
             }
             for (owner, parsed) in revision.parsed {
                 self.revisions_by_owner.entry(owner).or_default().push(parsed);
@@ -112,6 +124,27 @@ impl Fleet {
             }
         }
         self
+    }
+
+    /// The histories of the names asked for that do not exist, newest first per name (a
+    /// name used again has one per uid); revisions that cannot be read are left out.
+    fn take_deleted(&mut self) -> Vec<DeletedHistory> {
+        let mut all = Vec::new();
+        for ((namespace, name), uids) in std::mem::take(&mut self.deleted_uids) {
+            let mut of_name: Vec<DeletedHistory> = uids
+                .iter()
+                .filter_map(|uid| {
+                    let revisions: Vec<Revision> =
+                        self.take_revisions_of(uid).into_iter().filter_map(|r| r.ok()).collect();
+                    (!revisions.is_empty()).then(|| DeletedHistory::new(&namespace, &name, uid, revisions))
+                })
+                .collect();
+            crate::history::deleted::newest_first(&mut of_name);
+            all.extend(of_name);
+        }
+        // In the order the names were asked for.
+        all.sort_by_key(|h| self.missing.iter().position(|n| *n == h.name));
+        all
     }
 
     /// Takes the revisions a JobSet owns (or why each is ignored) out of the fleet.
@@ -139,7 +172,13 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
         load_jobsets_and_jobs(cluster, selection),
         cluster.list_revisions_with(ns, &selector, ListedRevision::read)
     );
-    let fleet = fleet?;
+    let fleet = match fleet {
+        // One name that does not exist: its revisions may be a deleted JobSet's history.
+        Err(Error::NotFound { resource: JOBSET_RESOURCE, .. }) if selection.names.len() == 1 => {
+            Fleet::new(Vec::new(), Vec::new(), selection.names.clone())
+        }
+        other => other?,
+    };
     Ok(match revisions {
         Ok(revisions) => fleet.with_listed(revisions),
         Err(e) => Fleet { history_error: Some(e), ..fleet },
@@ -188,8 +227,8 @@ struct ListedRevision {
 
 impl ListedRevision {
     fn read(revision: ControllerRevision) -> Self {
-        let owners = revision.metadata.owner_references.as_deref().unwrap_or_default();
         if crate::plan::staged::is_staged(&revision) {
+            let owners = revision.metadata.owner_references.as_deref().unwrap_or_default();
             return ListedRevision {
                 holder: crate::history::Holder::of(&revision),
                 parsed: Vec::new(),
@@ -199,12 +238,13 @@ impl ListedRevision {
                     .collect(),
             };
         }
+        let uids = crate::history::belongs_to(&revision);
         ListedRevision {
             staged: Vec::new(),
             holder: crate::history::Holder::of(&revision),
-            parsed: owners
-                .iter()
-                .map(|owner| (owner.uid.clone(), crate::history::parse(&revision, &owner.uid)))
+            parsed: uids
+                .into_iter()
+                .map(|uid| (uid.to_owned(), crate::history::parse(&revision, uid)))
                 .collect(),
         }
     }
@@ -245,11 +285,36 @@ pub async fn load_targets(
     selection: &Selection,
     err: &mut dyn Write,
 ) -> Result<Option<Fleet>> {
-    let fleet = load_with_history(cluster, selection).await?;
-    if !fleet.missing.is_empty() {
-        return Err(not_found(&fleet.missing, selection.namespace.as_deref().unwrap_or_default()));
+    load_targets_with(cluster, selection, false, err).await
+}
+
+/// `load_targets`, where a name that does not exist but whose revisions were kept (the
+/// history of a deleted JobSet) is no error: its histories are in `Fleet::deleted`, in
+/// the same requests.
+pub async fn load_targets_or_deleted(
+    cluster: &Cluster,
+    selection: &Selection,
+    err: &mut dyn Write,
+) -> Result<Option<Fleet>> {
+    load_targets_with(cluster, selection, true, err).await
+}
+
+async fn load_targets_with(
+    cluster: &Cluster,
+    selection: &Selection,
+    deleted: bool,
+    err: &mut dyn Write,
+) -> Result<Option<Fleet>> {
+    let mut fleet = load_with_history(cluster, selection).await?;
+    if deleted {
+        fleet.deleted = fleet.take_deleted();
     }
-    if fleet.jobsets.is_empty() {
+    let missing: Vec<String> =
+        fleet.missing.iter().filter(|n| !fleet.deleted.iter().any(|h| h.name == **n)).cloned().collect();
+    if !missing.is_empty() {
+        return Err(not_found(&missing, selection.namespace.as_deref().unwrap_or_default()));
+    }
+    if fleet.jobsets.is_empty() && fleet.deleted.is_empty() {
         write_nothing_found(err, selection)?;
         return Ok(None);
     }

@@ -72,9 +72,36 @@ pub async fn observe<'c>(
     options: Option<&RecordOptions>,
     err: &mut dyn Write,
 ) -> Result<Option<Observed<'c>>> {
+    observe_with(cluster, selection, options, false, err).await
+}
+
+/// `observe`, where a name that does not exist but has kept history (a deleted JobSet's,
+/// see `history::deleted`) is no error: `fleet.deleted` holds it (for `history` and
+/// `rollback`), read in the same requests.
+pub async fn observe_or_deleted<'c>(
+    cluster: &'c Cluster,
+    selection: &Selection,
+    options: Option<&RecordOptions>,
+    err: &mut dyn Write,
+) -> Result<Option<Observed<'c>>> {
+    observe_with(cluster, selection, options, true, err).await
+}
+
+async fn observe_with<'c>(
+    cluster: &'c Cluster,
+    selection: &Selection,
+    options: Option<&RecordOptions>,
+    deleted: bool,
+    err: &mut dyn Write,
+) -> Result<Option<Observed<'c>>> {
     let ask_recorder = options.is_some_and(|o| o.recorder == Recorder::Defer);
-    let (fleet, recorder) =
-        tokio::join!(fleet::load_targets(cluster, selection, err), running_recorder(cluster, ask_recorder));
+    let load = async {
+        match deleted {
+            true => fleet::load_targets_or_deleted(cluster, selection, err).await,
+            false => fleet::load_targets(cluster, selection, err).await,
+        }
+    };
+    let (fleet, recorder) = tokio::join!(load, running_recorder(cluster, ask_recorder));
     let Some(mut fleet) = fleet? else {
         return Ok(None);
     };

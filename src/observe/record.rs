@@ -89,7 +89,10 @@ fn read_histories(fleet: &mut Fleet, err: &mut dyn Write) -> Result<Histories> {
         histories.insert(uid, revisions);
     }
     for jobset in &fleet.jobsets {
-        for holder in fleet.revision_holders.iter().filter(|h| h.is_foreign_to(jobset)) {
+        // Kept history of an earlier JobSet of this name is expected, not a warning.
+        let foreign =
+            fleet.revision_holders.iter().filter(|h| h.is_foreign_to(jobset) && !h.is_kept_history());
+        for holder in foreign {
             writeln!(err, "warning: {}", holder.warning(jobset))?;
         }
     }
@@ -159,6 +162,8 @@ async fn write_histories(
                 history_limit: options.history_limit,
                 now: now.clone(),
                 foreign: foreign_names(fleet, jobset),
+                // The recorder itself (it records every JobSet) keeps history beyond the JobSet.
+                retain: options.recorder == super::Recorder::Ignore,
             }
         })
         .collect();
@@ -338,11 +343,10 @@ async fn list_revisions_of(
     let wanted: std::collections::HashSet<&str> = jobsets.iter().map(|js| js.uid()).collect();
     let parsed = cluster
         .list_revisions_with(namespace, &selector, |object| {
-            let owners = object.metadata.owner_references.as_deref().unwrap_or_default();
-            owners
-                .iter()
-                .filter(|owner| wanted.contains(owner.uid.as_str()))
-                .map(|owner| (owner.uid.clone(), history::parse(&object, &owner.uid)))
+            history::belongs_to(&object)
+                .into_iter()
+                .filter(|uid| wanted.contains(uid))
+                .map(|uid| (uid.to_owned(), history::parse(&object, uid)))
                 .collect::<Vec<_>>()
         })
         .await?;
@@ -417,13 +421,13 @@ fn running_state(
         return Running::Unknown;
     }
     if !has_template_drift(drift) {
-        return Running::Spec;
+        return credit_despite_scale(jobset, drift, revisions, Running::Spec);
     }
     let server = |template: &Value| defaulter.expected(jobset, template).map(|n| n.template);
     let running = running_revision_client_side(jobset, drift, revisions)
         .or_else(|| running_revision(drift, revisions, &server));
     if let Some(revision) = running {
-        return Running::Revision(revision.name.clone());
+        return credit_despite_scale(jobset, drift, revisions, Running::Revision(revision.name.clone()));
     }
     let jobs = fleet.jobs_of(jobset);
     let rebuilt: Templates = jobset
@@ -445,6 +449,90 @@ fn running_state(
         })
         .collect();
     Running::Rebuilt(rebuilt)
+}
+
+/// One attempt is credited to one revision. A change of parallelism or completions alone
+/// is scale, not a new template (the drift engine reports it apart, and the controller
+/// scales running Jobs of an elastic JobSet to it in place): an attempt already credited
+/// to a revision that differs from what the Jobs match only in scale stays there, and
+/// Jobs left at another scale than the spec's run the revision of their scale. `running`
+/// otherwise.
+fn credit_despite_scale(
+    jobset: &JobSet,
+    drift: &JobSetDrift,
+    revisions: &[Revision],
+    running: Running,
+) -> Running {
+    let target = match &running {
+        Running::Spec => history::templates_of(jobset),
+        Running::Revision(name) => match revisions.iter().find(|r| &r.name == name) {
+            Some(r) => r.templates.clone(),
+            None => return running,
+        },
+        Running::Unknown | Running::Rebuilt(_) => return running,
+    };
+    // The usual case, cheaply: the attempt is credited to the target, or to nothing yet
+    // while the Jobs run the spec's scale.
+    let holder = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt()));
+    let scaled =
+        drift.replicated_jobs.iter().any(|r| r.scale.iter().any(|s| SCALE_FIELDS.contains(&s.field)));
+    if holder.is_some_and(|r| r.hash == history::hash(&target)) || (holder.is_none() && !scaled) {
+        return running;
+    }
+    let same: Vec<&Revision> =
+        revisions.iter().filter(|r| history::same_templates_but_scale(&r.templates, &target)).collect();
+    let credited = same.iter().rev().find(|r| r.attempts.contains(&jobset.attempt()));
+    let pick = credited.or_else(|| {
+        let live = live_scale(jobset, drift)?;
+        same.iter().rev().find(|r| {
+            let scale = scale_of(jobset, &r.templates);
+            live.iter().all(|(key, value)| scale.get(key) == Some(value))
+        })
+    });
+    match pick {
+        Some(r) if !history::same_templates_in_order(&r.templates, &target) => {
+            Running::Revision(r.name.clone())
+        }
+        _ => running,
+    }
+}
+
+/// Which scale fields `live_scale` and `scale_of` compare.
+const SCALE_FIELDS: [&str; 2] = ["parallelism", "completions"];
+
+/// The parallelism and completions the current Jobs run with, per replicatedJob that has
+/// Jobs; None when the Jobs of one replicatedJob disagree.
+fn live_scale(jobset: &JobSet, drift: &JobSetDrift) -> Option<BTreeMap<(String, &'static str), Option<i64>>> {
+    let spec = scale_of(jobset, &history::templates_of(jobset));
+    let mut live = BTreeMap::new();
+    for rjob in drift.replicated_jobs.iter().filter(|r| !r.jobs.is_empty() && r.in_spec) {
+        for field in SCALE_FIELDS {
+            let key = (rjob.name.clone(), field);
+            let of_job =
+                |job: &String| match rjob.scale.iter().find(|s| s.field == field && s.jobs.contains(job)) {
+                    Some(change) => change.live,
+                    None => spec.get(&key).copied().flatten(),
+                };
+            let mut values = rjob.jobs.iter().map(of_job);
+            let first = values.next()?;
+            if values.any(|v| v != first) {
+                return None;
+            }
+            live.insert(key, first);
+        }
+    }
+    Some(live)
+}
+
+/// The parallelism and completions a Job made from each template has (after defaults).
+fn scale_of(jobset: &JobSet, templates: &Templates) -> BTreeMap<(String, &'static str), Option<i64>> {
+    let mut scale = BTreeMap::new();
+    for (name, template) in templates {
+        let expected = client_expected(jobset, template);
+        scale.insert((name.clone(), "parallelism"), expected.parallelism);
+        scale.insert((name.clone(), "completions"), expected.completions);
+    }
+    scale
 }
 
 /// `running_revision` with each revision's template under client-side defaults: a match
@@ -708,6 +796,50 @@ mod tests {
         // Outdated Jobs on a template nobody recorded: rebuilt, never another's.
         let unknown = drift("v2", &["js-w-0", "js-w-1"], &["js-w-1"], "v0");
         assert_eq!(running_revision(&unknown, &revisions, &identity), None);
+    }
+
+    fn scaled(image: &str, parallelism: i64) -> Value {
+        let mut t = template(image);
+        t["spec"]["parallelism"] = json!(parallelism);
+        t["spec"]["completions"] = json!(parallelism);
+        t
+    }
+
+    #[test]
+    fn an_attempt_stays_with_one_revision_when_only_parallelism_or_completions_change() {
+        let js =
+            testing::jobset("js").namespace("ml").uid("u").replicated_job("w", 2, scaled("v1", 2)).build();
+        let old = |attempts: &str| {
+            let b = testing::revision("js", "u", 1).template("w", scaled("v1", 1));
+            if attempts.is_empty() { b.build() } else { b.attempts(attempts).build() }
+        };
+        let spec = testing::revision("js", "u", 2).template("w", scaled("v1", 2)).build();
+        let no_drift = drift("v1", &["js-w-0", "js-w-1"], &[], "v1");
+        // Attempt 0 ran revision 1; the controller scaled its Jobs to the spec in place.
+        let revisions = [old("0"), spec.clone()];
+        let running = credit_despite_scale(&js, &no_drift, &revisions, Running::Spec);
+        assert_eq!(running, Running::Revision("js-1".into()), "not credited to revision 2 as well");
+        // Nobody credited it yet, and the Jobs were left at the old scale: revision 1.
+        let mut left = no_drift.clone();
+        left.replicated_jobs[0].scale = ["parallelism", "completions"]
+            .map(|field| crate::diff::ScaleChange {
+                field,
+                jobs: vec!["js-w-0".into(), "js-w-1".into()],
+                live: Some(1),
+                spec: Some(2),
+            })
+            .to_vec();
+        let revisions = [old(""), spec.clone()];
+        assert_eq!(
+            credit_despite_scale(&js, &left, &revisions, Running::Spec),
+            Running::Revision("js-1".into())
+        );
+        // Jobs at the spec's scale, nothing credited: the spec's revision.
+        assert_eq!(credit_despite_scale(&js, &no_drift, &revisions, Running::Spec), Running::Spec);
+        // A template change is not scale: the attempt credited to another template's
+        // revision does not move the crediting.
+        let other = testing::revision("js", "u", 1).template("w", scaled("v0", 2)).attempts("0").build();
+        assert_eq!(credit_despite_scale(&js, &no_drift, &[other, spec], Running::Spec), Running::Spec);
     }
 
     fn child(attempt: &str) -> ChildJob {

@@ -22,6 +22,10 @@ pub struct Metrics {
     /// Changes staged for the next restart, applied at a natural one (and failures).
     pub staged_applied: AtomicU64,
     pub staged_errors: AtomicU64,
+    /// Revisions of deleted JobSets pruned after their retention.
+    pub revisions_pruned: AtomicU64,
+    /// Revisions of deleted JobSets kept now (a gauge).
+    pub deleted_jobset_revisions: AtomicU64,
     lag: Mutex<Histogram>,
     /// Every watch has listed its objects once.
     pub synced: AtomicBool,
@@ -94,12 +98,22 @@ impl Metrics {
                 "Tries to apply a staged change that failed and are retried.",
                 &self.staged_errors,
             ),
+            (
+                "revisions_pruned_total",
+                "Revisions of deleted JobSets pruned once their retention passed.",
+                &self.revisions_pruned,
+            ),
         ];
         for (name, help, value) in counters {
             let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");
             let _ = writeln!(out, "# TYPE {PREFIX}_{name} counter");
             let _ = writeln!(out, "{PREFIX}_{name} {}", value.load(Ordering::Relaxed));
         }
+        let name = "deleted_jobset_revisions";
+        let _ =
+            writeln!(out, "# HELP {PREFIX}_{name} Revisions of deleted JobSets kept for their retention.");
+        let _ = writeln!(out, "# TYPE {PREFIX}_{name} gauge");
+        let _ = writeln!(out, "{PREFIX}_{name} {}", self.deleted_jobset_revisions.load(Ordering::Relaxed));
         let gauges = [
             (
                 "leader",
@@ -149,6 +163,9 @@ mod tests {
             "kubectl_jobset_recorder_attempts_credited_total 2",
             "kubectl_jobset_recorder_reconcile_errors_total 0",
             "kubectl_jobset_recorder_watch_restarts_total 0",
+            "kubectl_jobset_recorder_revisions_pruned_total 0",
+            "# TYPE kubectl_jobset_recorder_deleted_jobset_revisions gauge",
+            "kubectl_jobset_recorder_deleted_jobset_revisions 0",
             "kubectl_jobset_recorder_leader 0",
             "# TYPE kubectl_jobset_recorder_event_to_write_seconds histogram",
             "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"0.025\"} 0",

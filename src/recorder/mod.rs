@@ -14,6 +14,7 @@
 //! - `reconcile`: the worker, and which JobSets to look at again.
 //! - `announce`: the Events of recorded revisions.
 //! - `staged`: changes staged for the next restart, applied when a JobSet restarts.
+//! - `retention`: the history of deleted JobSets: marked, kept, then pruned.
 //! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
@@ -22,6 +23,7 @@ pub mod lease;
 pub mod metrics;
 pub mod queue;
 mod reconcile;
+mod retention;
 mod run;
 pub mod server;
 mod staged;

@@ -32,6 +32,11 @@ const TORN_READ_RETRY: Duration = Duration::from_millis(200);
 /// last writes yet, and how long we wait for that at most.
 const STORE_RETRY: Duration = Duration::from_millis(50);
 const STORE_WAIT: Duration = Duration::from_secs(2);
+/// How soon a JobSet in the middle of a handover is looked at again, and for how long
+/// after its creation it may be waited for (a handover that stopped half-way is rerun by
+/// hand; meanwhile the JobSet is recorded as usual).
+const HANDOVER_RETRY: Duration = Duration::from_millis(200);
+const HANDOVER_WAIT: jiff::SignedDuration = jiff::SignedDuration::from_secs(300);
 /// Dry-run caches start afresh after this many reconciled JobSets (bounded memory).
 const DEFAULTER_RESET: u64 = 5_000;
 
@@ -98,7 +103,7 @@ async fn reconcile_batch(
     let mut items: Vec<Item> = Vec::new();
     for (key, since) in batch {
         let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
-            continue; // deleted: its revisions go with it (owner references)
+            continue; // deleted: its history is the retention's (`retention`)
         };
         if jobset.metadata.deletion_timestamp.is_some() {
             continue;
@@ -132,6 +137,12 @@ async fn reconcile_batch(
                 item.key
             ));
             shared.queue.borrow_mut().add_after(item.key, item.since, now + TORN_READ_RETRY);
+            continue;
+        }
+        if in_handover(&item.jobset, &item.revisions, jiff::Timestamp::now()) {
+            // Its predecessor's revisions are about to be adopted: recording now would
+            // start a second history beside them.
+            shared.queue.borrow_mut().add_after(item.key, item.since, now + HANDOVER_RETRY);
             continue;
         }
         if !store_shows_our_writes(shared, &item, now) {
@@ -176,6 +187,21 @@ fn chunk_of(key: &Key, parts: usize) -> usize {
     (hasher.finish() % parts.max(1) as u64) as usize
 }
 
+/// The uid of the JobSet this one replaced in a handover (`rollback --handover`), if any.
+pub(super) fn handed_over_from(jobset: &JobSet) -> Option<&str> {
+    let annotations = jobset.metadata.annotations.as_ref()?;
+    annotations.get(crate::plan::handover::FROM_UID_ANNOTATION).map(String::as_str)
+}
+
+/// A JobSet created by a handover moments ago whose predecessor's revisions are not
+/// adopted yet (they still belong to the old uid).
+fn in_handover(jobset: &JobSet, revisions: &[ControllerRevision], now: jiff::Timestamp) -> bool {
+    let Some(from) = handed_over_from(jobset) else { return false };
+    let created = jobset.metadata.creation_timestamp.as_ref().map(|t| t.0);
+    let recent = created.is_some_and(|at| now.duration_since(at) < HANDOVER_WAIT);
+    recent && revisions.iter().any(|r| history::belongs_to(r).contains(&from))
+}
+
 /// The UID of the JobSet that controls a Job.
 fn controller_uid(job: &ChildJob) -> Option<&str> {
     job.metadata
@@ -206,7 +232,7 @@ fn store_shows_our_writes(shared: &Shared<'_>, item: &Item, now: Instant) -> boo
 
 /// resourceVersions are opaque, but etcd's are integers: a later one is larger. Anything
 /// else must be equal.
-fn at_least(seen: &str, wanted: &str) -> bool {
+pub(super) fn at_least(seen: &str, wanted: &str) -> bool {
     match (seen.parse::<u64>(), wanted.parse::<u64>()) {
         (Ok(seen), Ok(wanted)) => seen >= wanted,
         _ => seen == wanted,
@@ -472,6 +498,32 @@ mod tests {
         assert!(needs_retry(&js, &conflict, &histories));
         assert!(needs_retry(&js, &RecordOutcome::ReadOnly, &histories));
         assert!(needs_retry(&js, &RecordOutcome::Unread, &histories));
+    }
+
+    #[test]
+    fn a_fresh_handover_jobset_waits_until_its_predecessors_revisions_are_adopted() {
+        let now: jiff::Timestamp = "2026-12-02T08:00:00Z".parse().unwrap();
+        let handed_over = |created: &str| {
+            JobSet::from_raw(json!({
+                "metadata": {"name": "js", "namespace": "ns", "uid": "new", "creationTimestamp": created,
+                    "annotations": {crate::plan::handover::FROM_UID_ANNOTATION: "old"}},
+                "spec": {"replicatedJobs": []}
+            }))
+            .unwrap()
+        };
+        let kept = |uid: &str| -> ControllerRevision {
+            serde_json::from_value(json!({"metadata": {"name": "js-a", "namespace": "ns",
+                "labels": {history::JOBSET_LABEL: "js", history::UID_LABEL: uid}}, "revision": 1}))
+            .unwrap()
+        };
+        let fresh = handed_over("2026-12-02T07:59:58Z");
+        assert!(in_handover(&fresh, &[kept("old")], now));
+        assert!(!in_handover(&fresh, &[kept("new")], now), "adopted and released");
+        assert!(
+            !in_handover(&handed_over("2026-12-02T07:50:00Z"), &[kept("old")], now),
+            "a stopped handover"
+        );
+        assert!(!in_handover(&jobset(0), &[kept("old")], now), "no handover");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use super::announce::announce;
 use super::lease::{LeaseConfig, LeaseKeeper, keep_lease};
 use super::metrics::Metrics;
 use super::reconcile::work;
+use super::retention::keep_retention;
 use super::server;
 use super::state::Shared;
 use super::watch::{stores, watch};
@@ -33,6 +34,8 @@ pub struct RecorderPlan {
     pub lease_duration: Duration,
     /// None: no HTTP endpoints.
     pub metrics_addr: Option<SocketAddr>,
+    /// How long a deleted JobSet's revisions are kept (`--history-retention`).
+    pub history_retention: Duration,
 }
 
 /// In-flight writes get this long after SIGTERM or SIGINT.
@@ -85,13 +88,15 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     *shared.staged.borrow_mut() = Some(staged_tx);
     let stager = super::staged::apply_staged(&shared, cluster, staged_rx);
     let worker = work(&shared, cluster, &options);
+    let retention = keep_retention(&shared, cluster, plan.history_retention);
     let signal = shutdown_signal();
-    tokio::pin!(watches, worker, signal, announcer, stager);
+    tokio::pin!(watches, worker, signal, announcer, stager, retention);
     tokio::select! {
         _ = &mut watches => {}
         () = &mut worker => {}
         () = &mut announcer => {}
         () = &mut stager => {}
+        () = &mut retention => {}
         name = &mut signal => stop(&shared, name, worker, announcer).await,
     }
     match tokio::time::timeout(Duration::from_secs(2), lease.release()).await {
@@ -131,6 +136,7 @@ async fn stop(
     ));
     shared.stopping.set(true);
     shared.wake.notify_one();
+    shared.retention_wake.notify_one();
     let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
     let finish = async {
         tokio::join!(&mut announcer, async {

@@ -38,6 +38,8 @@ pub(super) type Expected = (Instant, Vec<(String, String)>);
 pub(super) struct Shared<'a> {
     pub(super) queue: RefCell<WorkQueue>,
     pub(super) wake: Notify,
+    /// Wakes the retention task: a JobSet or revision changed, or this replica leads now.
+    pub(super) retention_wake: Notify,
     pub(super) stopping: Cell<bool>,
     pub(super) synced: [Cell<bool>; 3],
     /// Until when this replica may record (the last renewal plus the renew deadline).
@@ -79,6 +81,7 @@ impl<'a> Shared<'a> {
         Shared {
             queue: RefCell::new(WorkQueue::default()),
             wake: Notify::new(),
+            retention_wake: Notify::new(),
             stopping: Cell::new(false),
             synced: Default::default(),
             leading_until: Cell::new(None),
@@ -127,6 +130,7 @@ impl<'a> Shared<'a> {
         }
         drop(queue);
         self.wake.notify_one();
+        self.retention_wake.notify_one();
     }
 
     /// Notes a version of a JobSet as the watch delivers it.

@@ -116,12 +116,18 @@ async fn drive<K>(
                 if let Some(key) = key_of(&o) {
                     shared.enqueue(key);
                 }
+                if matches!(which, Watched::Revisions) {
+                    // A revision released, marked, or recorded for a JobSet gone meanwhile.
+                    shared.retention_wake.notify_one();
+                }
             }
             Ok(watcher::Event::Delete(o)) => {
                 remember(&o, false);
                 if let Some(key) = key_of(&o) {
                     shared.enqueue(key);
                 }
+                // A JobSet gone: its history is now kept for the retention.
+                shared.retention_wake.notify_one();
             }
             Ok(watcher::Event::Init) => {
                 if listed {
@@ -136,6 +142,7 @@ async fn drive<K>(
                     shared.say("watches synced; catching up");
                 }
                 shared.wake.notify_one();
+                shared.retention_wake.notify_one();
             }
             Err(e) => {
                 Metrics::add(&shared.metrics.watch_restarts, 1);

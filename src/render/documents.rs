@@ -173,6 +173,22 @@ pub struct HistoryDocument {
     pub running_revision: Option<i64>,
     pub unobserved_attempts: BTreeSet<i32>,
     pub revisions: Vec<RevisionDocument>,
+    /// Set when the JobSet no longer exists and this is its kept history.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deleted: Option<DeletedDocument>,
+}
+
+/// What is known of a deleted JobSet whose history is kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeletedDocument {
+    pub uid: String,
+    /// When the recorder saw it gone (absent: no recorder has yet).
+    pub deleted_at: Option<String>,
+    /// When the recorder prunes its revisions.
+    pub prune_at: Option<String>,
+    /// Some revisions still have an ownerReference to it: the garbage collector deletes them.
+    pub owned: bool,
 }
 
 impl HistoryDocument {

@@ -8,13 +8,16 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 use super::documents::{
-    API_VERSION, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument, RevisionDocument,
+    API_VERSION, DeletedDocument, HistoryDocument, ReplicatedJobChanges, RevisionDiffDocument,
+    RevisionDocument,
 };
 use super::table::write_table;
 use crate::age::format_age;
 use crate::diff::changes::{Change, changes, describe, unique_in_order};
 use crate::diff::unified::{Palette, write_unified, yaml_lines};
 use crate::error::Result;
+use crate::history::deleted::DeletedHistory;
+use crate::history::retention::stamp;
 use crate::history::{Revision, View, data, format_attempts};
 use crate::model::jobset::{JobSet, RESOURCE_NAME, template_images};
 use crate::presence::Scope;
@@ -39,6 +42,31 @@ pub fn write_heading(out: &mut dyn Write, jobset: &JobSet, all_namespaces: bool)
     let namespace =
         if all_namespaces { format!(" (namespace {})", jobset.namespace()) } else { String::new() };
     Ok(writeln!(out, "{RESOURCE_NAME}/{}{namespace}", jobset.name())?)
+}
+
+/// The heading of a deleted JobSet's kept history: its name, then what is known of its
+/// deletion, its uid and when the recorder prunes it.
+pub fn write_deleted_heading(
+    out: &mut dyn Write,
+    history: &DeletedHistory,
+    all_namespaces: bool,
+    now: Timestamp,
+) -> Result<()> {
+    let namespace =
+        if all_namespaces { format!(" (namespace {})", history.namespace) } else { String::new() };
+    Ok(writeln!(out, "{RESOURCE_NAME}/{}{namespace} ({})", history.name, history.describe(now))?)
+}
+
+/// A deleted JobSet's kept history as a document: `history_document` with `deleted`.
+pub fn deleted_history_document(view: &View, history: &DeletedHistory) -> HistoryDocument {
+    let mut document = history_document(view);
+    document.deleted = Some(DeletedDocument {
+        uid: history.uid.clone(),
+        deleted_at: history.deleted_at().map(stamp),
+        prune_at: history.prune_at().map(stamp),
+        owned: history.owned(),
+    });
+    document
 }
 
 /// `-o name`: one line per revision.
@@ -113,6 +141,7 @@ pub fn history_document(view: &View) -> HistoryDocument {
         running_revision: view.running,
         unobserved_attempts: view.unobserved(),
         revisions: view.revisions.iter().map(|r| revision_document(view, r, false)).collect(),
+        deleted: None,
     }
 }
 

@@ -173,3 +173,58 @@ async fn without_write_permission_commands_still_work_read_only() {
     assert!(out.stderr.contains("No history recorded for jobset"), "{out:?}");
     assert!(controller_revisions(&ns).is_empty());
 }
+
+/// Issue 25, point 3: a change of parallelism/completions is scale, not template. Whether
+/// the controller scales the running Jobs in place (an elastic, Indexed Job) or leaves
+/// them (NonIndexed), the attempt stays credited to the revision its Jobs were created
+/// from, and the next attempt is the new revision's.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn an_attempt_is_credited_to_one_revision_when_parallelism_changes_in_place() {
+    let ns = TestNs::new("history-scale").await;
+    for (name, mode, patched) in [("elastic", "Indexed", true), ("plain", "NonIndexed", false)] {
+        let job_spec = format!(
+            "      spec:\n        completionMode: {mode}\n        parallelism: 1\n        completions: 1\n"
+        );
+        let yaml =
+            jobset_yaml(name, &[("workers", 1, "busybox:1.36")], "  failurePolicy:\n    maxRestarts: 3\n")
+                .replace("      spec:\n        template:", &format!("{job_spec}        template:"));
+        ns.create(&yaml);
+        ns.wait_for_attempt_jobs(name, 0, 1).await;
+        assert_eq!(rows(&history_json(&ns, name)), [(1, vec![0], true, true)]);
+        let mut ops =
+            vec![r#"{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/parallelism","value":2}"#];
+        if patched {
+            ops.push(
+                r#"{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/completions","value":2}"#,
+            );
+        }
+        let patch = format!("[{}]", ops.join(","));
+        let out = ns.kubectl(&["patch", "jobset", name, "--type=json", "-p", &patch]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let want = if patched { 2 } else { 1 };
+        wait_for(&format!("{name}'s Job at parallelism {want}"), Duration::from_secs(60), || async {
+            let jobs = ns.jobs_of(name).await;
+            jobs.iter().all(|j| j.spec.as_ref().unwrap().parallelism == Some(want)).then_some(())
+        })
+        .await;
+        if !patched {
+            // Give the controller time to have scaled it, had it wanted to.
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            let jobs = ns.jobs_of(name).await;
+            assert!(jobs.iter().all(|j| j.spec.as_ref().unwrap().parallelism == Some(1)), "left alone");
+        }
+        assert_eq!(
+            rows(&history_json(&ns, name)),
+            [(1, vec![0], false, true), (2, vec![], true, false)],
+            "{name}: attempt 0 stays with revision 1 only"
+        );
+        ns.fail_job(&format!("{name}-workers-0")).await;
+        ns.wait_for_attempt_jobs(name, 1, 1).await;
+        assert_eq!(
+            rows(&history_json(&ns, name)),
+            [(1, vec![0], false, false), (2, vec![1], true, true)],
+            "{name}"
+        );
+    }
+}

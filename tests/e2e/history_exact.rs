@@ -154,14 +154,42 @@ async fn a_revision_of_the_same_name_held_by_another_object_is_named_not_skipped
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     history_json(&ns, "train");
     let old = controller_revisions(&ns)[0]["metadata"]["name"].as_str().unwrap().to_owned();
+    let old_uid = ns.jobset("train").await["metadata"]["uid"].as_str().unwrap().to_owned();
     assert!(ns.kubectl(&["delete", "jobset", "train", "--cascade=orphan"]).status.success());
     wait_for("the garbage collector to orphan the revision", std::time::Duration::from_secs(60), || async {
         let stored = controller_revisions(&ns);
         stored[0]["metadata"]["ownerReferences"].as_array().is_none_or(|o| o.is_empty()).then_some(())
     })
     .await;
-    ns.create(&yaml);
 
+    // Its uid label still says whose it is: the deleted JobSet's history, shown as such.
+    let out = ns.plugin(&["history", "train"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let heading = out.stdout.lines().next().unwrap_or_default();
+    assert!(heading.starts_with("jobset.jobset.x-k8s.io/train (deleted; uid "), "{out:?}");
+    assert!(heading.contains(&old_uid) && heading.contains("no recorder has seen it deleted yet"), "{out:?}");
+    let out = ns.plugin(&["history", "train", "--revision", "1"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("image: busybox:1.36"), "{out:?}");
+    let out = ns.plugin(&["rollback", "train", "-y"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("nothing to roll back") && out.stderr.contains("history train"), "{out:?}");
+    let out = ns.plugin(&["history", "nothing-by-this-name"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("\"nothing-by-this-name\" not found"), "{out:?}");
+
+    // Created again under the name: its own history beside the kept one, never mixed,
+    // and the kept one is no warning.
+    ns.create(&yaml);
+    let (doc, stderr) = history_json(&ns, "train");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert_eq!(doc.revisions.len(), 1, "the new JobSet's history is recorded: {stderr}");
+    assert_eq!(doc.revisions[0].name, format!("{old}-1"));
+    assert_eq!(controller_revisions(&ns).len(), 2, "the orphan is left alone");
+
+    // As an older kubectl-jobset left it (no uid label), it is nobody's: named in a warning.
+    let unlabel = ns.kubectl(&["label", "controllerrevision", &old, "kubectl-jobset.io/jobset-uid-"]);
+    assert!(unlabel.status.success(), "{}", String::from_utf8_lossy(&unlabel.stderr));
     let (doc, stderr) = history_json(&ns, "train");
     assert_eq!(
         stderr.matches(&format!("controllerrevision {}/{old} is labelled for jobset train", ns.name)).count(),
@@ -169,9 +197,7 @@ async fn a_revision_of_the_same_name_held_by_another_object_is_named_not_skipped
         "one warning naming the object: {stderr}"
     );
     assert!(stderr.contains("--cascade=orphan"), "{stderr}");
-    assert_eq!(doc.revisions.len(), 1, "the new JobSet's history is recorded: {stderr}");
-    assert_eq!(doc.revisions[0].name, format!("{old}-1"));
-    assert_eq!(controller_revisions(&ns).len(), 2, "the orphan is left alone");
+    assert_eq!(doc.revisions.len(), 1, "{stderr}");
 }
 
 #[tokio::test]

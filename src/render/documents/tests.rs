@@ -128,11 +128,23 @@ fn history_documents_round_trip() {
         running_revision: None,
         unobserved_attempts: [3].into(),
         revisions: vec![revision(false)],
+        deleted: None,
     };
     round_trip(&doc);
     let value = serde_json::to_value(&doc).unwrap();
     assert!(value["revisions"][0].get("replicatedJobs").is_none(), "templates only with --revision");
+    assert!(value.get("deleted").is_none(), "only for a deleted JobSet");
     round_trip(&revision(true));
+    let deleted = DeletedDocument {
+        uid: "u1".into(),
+        deleted_at: Some("2026-12-02T07:00:00Z".into()),
+        prune_at: Some("2026-12-09T07:00:00Z".into()),
+        owned: false,
+    };
+    let doc = HistoryDocument { deleted: Some(deleted), ..doc };
+    round_trip(&doc);
+    let value = serde_json::to_value(&doc).unwrap();
+    assert_eq!(value["deleted"]["deletedAt"], "2026-12-02T07:00:00Z");
 }
 
 #[test]
