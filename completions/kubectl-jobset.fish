@@ -49,8 +49,11 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "diff"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "undo" -d 'Put an earlier revision\'s templates back into the JobSet spec'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "set" -d 'Change JobSet templates in place, as `kubectl set` does (`set image`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "status" -d 'Follow a JobSet\'s current restart attempt until it runs the spec\'s templates and is ready, like `kubectl rollout status`'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "suspend" -d 'Suspend JobSets (spec.suspend: true): the controller suspends their Jobs, whose Pods stop, as `kubectl rollout pause` pauses a Deployment'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "resume" -d 'Resume suspended JobSets (spec.suspend: false): their existing Jobs start'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "recorder" -d 'Keep every JobSet\'s history as it happens: a controller that runs until stopped'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
@@ -263,6 +266,41 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l to-revision -d 'The revision to go back to (negative counts back: -1 is the newest). Default: the revision before the spec\'s' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l reason -d 'Why: recorded as the change cause (default: "rollback to revision N")' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l wait -d 'With --restart (or --now): wait until every Job of the new attempt exists (`=ready`: is ready); under Kueue, through its re-admission' -r -f -a "created\t'Every Job of the new attempt exists'
+ready\t'Every Job of the new attempt is ready'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l timeout -d 'How long --wait waits' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s o -l output -d 'Print the rolled-back JobSet instead of a sentence' -r -f -a "json\t''
+yaml\t''
+name\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l handover -d 'Where the controller forbids template changes (upstream JobSet): recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l now -d 'For a JobSet Kueue has admitted (otherwise refused: Kueue would stop it and resume the old template): roll back, let Kueue stop it, and restart it on the rolled-back template at once. Its Pods stop and its Workload queues again. Implies --restart'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l at-next-restart -d 'Leave the spec as it is and stage the rollback for the JobSet\'s next restart (a revision of its own): `restart` applies it, or the recorder at a natural restart'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l force -d 'With --restart (or --now): restart even while the previous restart is still in progress'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -339,6 +377,54 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace). Given twice, the last wins, as in kubectl' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s A -l all-namespaces -d 'Look in every namespace'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s y -l yes -d 'Do not ask for confirmation'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s l -l selector -d 'Only JobSets matching this label selector, e.g. `team=ml`' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-namespace -d 'Namespace of the recorder\'s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-duration -d 'How long the Lease holds without renewal (renewed every third of it)' -r
@@ -400,15 +486,17 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "set" -d 'Change JobSet templates in place, as `kubectl set` does (`set image`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "status" -d 'Follow a JobSet\'s current restart attempt until it runs the spec\'s templates and is ready, like `kubectl rollout status`'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "recorder" -d 'Keep every JobSet\'s history as it happens: a controller that runs until stopped'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "list" -d 'List JobSets with their restart attempt, Job counts and status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "diff" -d 'Show which running Jobs use an outdated template, and what differs'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "restart" -d 'Restart JobSets now, so a pending template takes effect'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "history" -d 'Show a JobSet\'s template revisions, and which restart attempts ran each'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "rollback" -d 'Put an earlier revision\'s templates back into the JobSet spec'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "set" -d 'Change JobSet templates in place, as `kubectl set` does (`set image`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "status" -d 'Follow a JobSet\'s current restart attempt until it runs the spec\'s templates and is ready, like `kubectl rollout status`'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "suspend" -d 'Suspend JobSets (spec.suspend: true): the controller suspends their Jobs, whose Pods stop, as `kubectl rollout pause` pauses a Deployment'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "resume" -d 'Resume suspended JobSets (spec.suspend: false): their existing Jobs start'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "recorder" -d 'Keep every JobSet\'s history as it happens: a controller that runs until stopped'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (`kubectl`)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status suspend resume recorder completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'

@@ -329,6 +329,51 @@ ready\:"Every Job of the new attempt is ready"))' \
 ':name -- The JobSet:_default' \
 && ret=0
 ;;
+(undo)
+_arguments "${_arguments_options[@]}" : \
+'--to-revision=[The revision to go back to (negative counts back\: -1 is the newest). Default\: the revision before the spec'\''s]:N:_default' \
+'--reason=[Why\: recorded as the change cause (default\: "rollback to revision N")]:TEXT:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[With --restart (or --now)\: wait until every Job of the new attempt exists (\`=ready\`\: is ready); under Kueue, through its re-admission]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits]:DURATION:_default' \
+'-o+[Print the rolled-back JobSet instead of a sentence]:OUTPUT:(json yaml name)' \
+'--output=[Print the rolled-back JobSet instead of a sentence]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--restart[Restart the JobSet once the rollback has landed, so it takes effect now]' \
+'--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the templates and hand its running Jobs over to it, untouched; resumable]' \
+'(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: roll back, let Kueue stop it, and restart it on the rolled-back template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the rollback for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart]' \
+'--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The JobSet:_default' \
+&& ret=0
+;;
 (set)
 _arguments "${_arguments_options[@]}" : \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
@@ -445,6 +490,80 @@ _arguments "${_arguments_options[@]}" : \
 '-V[Print version]' \
 '--version[Print version]' \
 ':name -- The JobSet:_default' \
+&& ret=0
+;;
+(suspend)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
+&& ret=0
+;;
+(resume)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Look in every namespace]' \
+'--all-namespaces[Look in every namespace]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
 && ret=0
 ;;
 (recorder)
@@ -599,6 +718,14 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(suspend)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(resume)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (recorder)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -634,8 +761,11 @@ _kubectl-jobset_commands() {
 'restart:Restart JobSets now, so a pending template takes effect' \
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
+'undo:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
+'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
@@ -668,6 +798,8 @@ _kubectl-jobset__subcmd__help_commands() {
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
+'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
@@ -715,6 +847,11 @@ _kubectl-jobset__subcmd__help__subcmd__restart_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help restart commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__resume_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__resume_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help resume commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollback_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
     local commands; commands=()
@@ -737,6 +874,11 @@ _kubectl-jobset__subcmd__help__subcmd__status_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help status commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__suspend_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__suspend_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help suspend commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__history_commands] )) ||
 _kubectl-jobset__subcmd__history_commands() {
     local commands; commands=()
@@ -756,6 +898,11 @@ _kubectl-jobset__subcmd__recorder_commands() {
 _kubectl-jobset__subcmd__restart_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset restart commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__resume_commands] )) ||
+_kubectl-jobset__subcmd__resume_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset resume commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__rollback_commands] )) ||
 _kubectl-jobset__subcmd__rollback_commands() {
@@ -778,6 +925,11 @@ _kubectl-jobset__subcmd__set__subcmd__image_commands() {
 _kubectl-jobset__subcmd__status_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset status commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__suspend_commands] )) ||
+_kubectl-jobset__subcmd__suspend_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset suspend commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_kubectl-jobset" ]; then

@@ -13,6 +13,7 @@ use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
 use crate::commands::set_image::SetImagePlan;
 use crate::commands::status::StatusPlan;
+use crate::commands::suspend::SuspendPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, RestartAfter, Wait, WaitFor};
@@ -48,9 +49,33 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
+        Command::Suspend(args) => {
+            CommandPlan::Suspend(suspend_plan(&args, true, global)?, prompt(args.change.yes))
+        }
+        Command::Resume(args) => {
+            CommandPlan::Suspend(suspend_plan(&args, false, global)?, prompt(args.change.yes))
+        }
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
+}
+
+/// `suspend`/`resume NAME...` (or `-l`, with `-A`): never every JobSet by default.
+fn suspend_plan(args: &cli::LifecycleArgs, suspend: bool, global: &GlobalArgs) -> Result<SuspendPlan> {
+    if args.select.names.is_empty() && args.select.selector.is_none() {
+        let verb = if suspend { "suspend" } else { "resume" };
+        return Err(Error::Usage(format!(
+            "name the JobSets to {verb}, or select them with -l (with -A for every namespace)"
+        )));
+    }
+    if args.select.all_namespaces && args.select.selector.is_none() {
+        return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+    }
+    Ok(SuspendPlan {
+        selection: selection(&args.select, global)?,
+        suspend,
+        dry_run: args.change.dry_run.into(),
+    })
 }
 
 fn selection(args: &cli::SelectArgs, global: &GlobalArgs) -> Result<Selection> {

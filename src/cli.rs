@@ -121,6 +121,32 @@ Exit codes:
   1  failed, suspended, deleted, superseded by a restart, timed out, or (--watch=false) not done yet
   2  usage error";
 
+const SUSPEND_HELP: &str = "\
+Examples:
+  # Stop train's Pods, keeping its Jobs
+  kubectl jobset suspend train
+
+  # Every JobSet of a team, without asking
+  kubectl jobset suspend -l team=ml -y
+
+Exit codes:
+  0  suspended, or already suspended
+  1  error: refused or failed (nothing is changed by a refusal)
+  2  usage error";
+
+const RESUME_HELP: &str = "\
+Examples:
+  # Start train's Jobs again
+  kubectl jobset resume train
+
+  # What it would do
+  kubectl jobset resume train --dry-run
+
+Exit codes:
+  0  resumed, or already running
+  1  error: refused or failed (nothing is changed by a refusal)
+  2  usage error";
+
 const RECORDER_HELP: &str = "\
 Examples:
   # Record every namespace, with leader election (as deploy/recorder.yaml runs it)
@@ -207,7 +233,7 @@ pub enum Command {
     /// only spec.replicatedJobs[*].template, guarded so that a concurrent edit fails
     /// cleanly instead of being overwritten. Running Jobs keep their template until the
     /// next restart; --restart restarts now.
-    #[command(after_help = ROLLBACK_HELP)]
+    #[command(visible_alias = "undo", after_help = ROLLBACK_HELP)]
     Rollback(RollbackArgs),
 
     /// Change JobSet templates in place, as `kubectl set` does (`set image`).
@@ -223,6 +249,22 @@ pub enum Command {
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
     #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
+    /// Suspend JobSets (spec.suspend: true): the controller suspends their Jobs, whose
+    /// Pods stop, as `kubectl rollout pause` pauses a Deployment.
+    ///
+    /// One guarded patch per JobSet. Refused for JobSets Kueue queues (Kueue owns
+    /// spec.suspend: the message gives its way), managed by another controller, or finished.
+    #[command(after_help = SUSPEND_HELP)]
+    Suspend(LifecycleArgs),
+
+    /// Resume suspended JobSets (spec.suspend: false): their existing Jobs start.
+    ///
+    /// Resuming merges only pod labels, annotations, nodeSelector and tolerations into the
+    /// Jobs, so Jobs on an outdated template are said first (restart them, free while
+    /// suspended). Refused under Kueue, which resumes a JobSet when it admits it.
+    #[command(after_help = RESUME_HELP)]
+    Resume(LifecycleArgs),
+
     /// Keep every JobSet's history as it happens: a controller that runs until stopped.
     ///
     /// Watches JobSets and their Jobs, records a revision the moment a JobSet's templates
@@ -418,6 +460,15 @@ pub enum MutationOutput {
     Json,
     Yaml,
     Name,
+}
+
+#[derive(Debug, Args)]
+pub struct LifecycleArgs {
+    #[command(flatten)]
+    pub select: SelectArgs,
+
+    #[command(flatten)]
+    pub change: ChangeArgs,
 }
 
 #[derive(Debug, Args)]

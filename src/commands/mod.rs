@@ -10,6 +10,7 @@ pub mod restart;
 pub mod rollback;
 pub mod set_image;
 pub mod status;
+pub mod suspend;
 
 use std::io::Write;
 
@@ -51,6 +52,7 @@ pub enum CommandPlan {
     Rollback(rollback::RollbackPlan, Prompt),
     SetImage(set_image::SetImagePlan, Prompt),
     Status(status::StatusPlan),
+    Suspend(suspend::SuspendPlan, Prompt),
     Recorder(crate::recorder::RecorderPlan),
 }
 
@@ -65,6 +67,7 @@ impl CommandPlan {
             CommandPlan::Rollback(p, _) => &mut p.selection,
             CommandPlan::SetImage(p, _) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
+            CommandPlan::Suspend(p, _) => &mut p.selection,
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
                     p.namespace = Some(namespace.to_owned());
@@ -97,6 +100,9 @@ impl CommandPlan {
                 set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
+            CommandPlan::Suspend(plan, prompt) => {
+                suspend::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            }
             CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
         }
     }

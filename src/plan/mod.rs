@@ -9,3 +9,4 @@ pub mod rollback;
 pub mod rollout_status;
 pub mod set_image;
 pub mod staged;
+pub mod suspend;

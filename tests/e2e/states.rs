@@ -253,3 +253,38 @@ async fn a_per_job_restart_that_leaves_mixed_templates_says_so_everywhere() {
         .collect();
     assert_eq!(running, [(1, true), (2, true)], "both templates run in attempt 0: {doc}");
 }
+
+/// Issue 28: `suspend` and `resume`, guarded patches of spec.suspend; resuming Jobs that
+/// would start on an outdated template is said first; a second suspend changes nothing.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn suspend_and_resume_set_spec_suspend_and_say_what_resume_starts() {
+    let ns = TestNs::new("states-suspend").await;
+    ns.create(&jobset_yaml("pausable", &[("workers", 2, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("pausable", 0, 2).await;
+
+    let out = ns.plugin(&["suspend", "pausable"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/pausable suspended\n", "{out:?}");
+    assert_eq!(ns.jobset("pausable").await["spec"]["suspend"], true);
+    wait_for("the controller to suspend its Jobs", Duration::from_secs(60), || async {
+        let jobs = ns.jobs_of("pausable").await;
+        (jobs.len() == 2 && jobs.iter().all(|j| j.spec.as_ref().unwrap().suspend == Some(true))).then_some(())
+    })
+    .await;
+    let again = ns.plugin(&["suspend", "pausable"]);
+    assert_eq!(again.stdout, "jobset.jobset.x-k8s.io/pausable already suspended\n", "{again:?}");
+
+    let out = ns.plugin(&["set", "image", "pausable", "main=busybox:1.37"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let dry = ns.plugin(&["resume", "pausable", "--dry-run"]);
+    assert!(dry.stdout.contains("resumed (dry run)"), "{dry:?}");
+    assert_eq!(ns.jobset("pausable").await["spec"]["suspend"], true, "a dry run changes nothing");
+    let out = ns.plugin(&["resume", "pausable"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("2 of 2 jobs of jobset pausable resume on an outdated template"), "{out:?}");
+    assert_eq!(ns.jobset("pausable").await["spec"]["suspend"], false);
+
+    let usage = ns.plugin(&["suspend"]);
+    assert_eq!(usage.code, 2, "never every JobSet by default: {usage:?}");
+}

@@ -86,6 +86,15 @@ async fn an_admitted_change_is_refused_by_default_and_nothing_moves() {
 
     let diff = ns.plugin(&["diff", "train"]);
     assert_eq!(diff.code, 0, "{diff:?}");
+
+    // spec.suspend is Kueue's: suspend is refused with Kueue's own way.
+    let suspend = ns.plugin(&["suspend", "train"]);
+    assert_ne!(suspend.code, 0, "{suspend:?}");
+    assert!(
+        suspend.stderr.contains("Kueue owns spec.suspend") && suspend.stderr.contains("\"active\":false"),
+        "{suspend:?}"
+    );
+    assert_eq!(ns.jobset("train").await["spec"]["suspend"], false);
 }
 
 /// Point 4 `--now` with `--wait`, and "the label edit kept": the change lands, Kueue
