@@ -874,7 +874,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__recorder)
-            opts="-A -l -s -n -v -h -V --all-namespaces --selector --leader-elect --lease-namespace --lease-duration --metrics-addr --history-retention --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -s -n -v -h -V --all-namespaces --selector --leader-elect --lease-namespace --lease-duration --metrics-bind-address --health-probe-bind-address --metrics-addr --history-retention --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -897,6 +897,14 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --metrics-addr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --metrics-bind-address)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --health-probe-bind-address)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -428,7 +428,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s l -l selector -d 'Only JobSets matching this label selector, e.g. `team=ml`' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-namespace -d 'Namespace of the recorder\'s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-duration -d 'How long the Lease holds without renewal (renewed every third of it)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l metrics-addr -d 'Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l metrics-addr -l metrics-bind-address -l health-probe-bind-address -d 'Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none). Also as controller-runtime names it: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l history-retention -d 'How long a deleted JobSet\'s history is kept before it is pruned (0: at once)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l context -d 'The kubeconfig context to use' -r

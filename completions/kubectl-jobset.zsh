@@ -572,7 +572,9 @@ _arguments "${_arguments_options[@]}" : \
 '--selector=[Only JobSets matching this label selector, e.g. \`team=ml\`]:SELECTOR:_default' \
 '--lease-namespace=[Namespace of the recorder'\''s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)]:NAMESPACE:_default' \
 '--lease-duration=[How long the Lease holds without renewal (renewed every third of it)]:DURATION:_default' \
-'--metrics-addr=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none)]:ADDRESS:_default' \
+'--metrics-addr=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none). Also as controller-runtime names it\: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)]:ADDRESS:_default' \
+'--metrics-bind-address=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none). Also as controller-runtime names it\: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)]:ADDRESS:_default' \
+'--health-probe-bind-address=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none). Also as controller-runtime names it\: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)]:ADDRESS:_default' \
 '--history-retention=[How long a deleted JobSet'\''s history is kept before it is pruned (0\: at once)]:DURATION:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \

@@ -733,7 +733,10 @@ pub struct RecorderArgs {
     pub lease_duration: Duration,
 
     /// Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none).
-    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
+    /// Also as controller-runtime names it: --metrics-bind-address, and
+    /// --health-probe-bind-address (the probes share the metrics address).
+    #[arg(long, visible_aliases = ["metrics-bind-address", "health-probe-bind-address"], value_name = "ADDRESS",
+          default_value = "127.0.0.1:8080")]
     pub metrics_addr: String,
 
     /// How long a deleted JobSet's history is kept before it is pruned (0: at once).

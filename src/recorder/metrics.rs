@@ -140,7 +140,72 @@ impl Metrics {
         let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {}", h.count);
         let _ = writeln!(out, "{name}_sum {}", h.sum);
         let _ = writeln!(out, "{name}_count {}", h.count);
+        drop(h);
+        let _ = writeln!(out, "# HELP {PREFIX}_build_info The recorder's version (always 1).");
+        let _ = writeln!(out, "# TYPE {PREFIX}_build_info gauge");
+        let _ = writeln!(out, "{PREFIX}_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION"));
+        write_process_metrics(&mut out);
         out
+    }
+}
+
+/// The standard `process_*` metrics (as Prometheus client libraries export them), read
+/// from /proc on Linux; nothing elsewhere.
+fn write_process_metrics(out: &mut String) {
+    let Some(process) = ProcessStats::read() else { return };
+    let metrics = [
+        (
+            "process_cpu_seconds_total",
+            "counter",
+            "Total user and system CPU time spent in seconds.",
+            process.cpu_seconds,
+        ),
+        ("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", process.resident_bytes),
+        ("process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", process.virtual_bytes),
+        (
+            "process_start_time_seconds",
+            "gauge",
+            "Start time of the process since unix epoch in seconds.",
+            process.start_time,
+        ),
+        ("process_open_fds", "gauge", "Number of open file descriptors.", process.open_fds),
+    ];
+    for (name, kind, help, value) in metrics {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} {kind}");
+        let _ = writeln!(out, "{name} {value}");
+    }
+}
+
+struct ProcessStats {
+    cpu_seconds: f64,
+    resident_bytes: f64,
+    virtual_bytes: f64,
+    start_time: f64,
+    open_fds: f64,
+}
+
+impl ProcessStats {
+    /// From /proc/self/stat (fields after the command name), /proc/stat's boot time and
+    /// /proc/self/fd. Clock ticks and the page size are Linux's usual 100 and 4096.
+    fn read() -> Option<ProcessStats> {
+        const TICKS: f64 = 100.0;
+        const PAGE: f64 = 4096.0;
+        let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+        // The command name may hold spaces: the fields start after its closing parenthesis.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let field = |n: usize| fields.get(n - 3).and_then(|v| v.parse::<f64>().ok());
+        let boot = std::fs::read_to_string("/proc/stat")
+            .ok()?
+            .lines()
+            .find_map(|l| l.strip_prefix("btime ").and_then(|v| v.trim().parse::<f64>().ok()))?;
+        Some(ProcessStats {
+            cpu_seconds: (field(14)? + field(15)?) / TICKS,
+            virtual_bytes: field(23)?,
+            resident_bytes: field(24)? * PAGE,
+            start_time: boot + field(22)? / TICKS,
+            open_fds: std::fs::read_dir("/proc/self/fd").map(|d| d.count() as f64).unwrap_or(0.0),
+        })
     }
 }
 
@@ -174,9 +239,15 @@ mod tests {
             "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"10\"} 2",
             "kubectl_jobset_recorder_event_to_write_seconds_bucket{le=\"+Inf\"} 3",
             "kubectl_jobset_recorder_event_to_write_seconds_count 3",
+            "# TYPE kubectl_jobset_recorder_build_info gauge",
+            &format!("kubectl_jobset_recorder_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION")),
+            "# TYPE process_resident_memory_bytes gauge",
+            "# TYPE process_cpu_seconds_total counter",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }
+        let rss = text.lines().find_map(|l| l.strip_prefix("process_resident_memory_bytes ")).unwrap();
+        assert!(rss.parse::<f64>().unwrap() > 1_000_000.0, "a running test uses more than 1 MB: {rss}");
     }
 
     #[test]

@@ -420,6 +420,13 @@ async fn endpoints_answer_events_are_published_and_sigterm_releases_the_lease() 
     assert_eq!(metric(&body, "kubectl_jobset_recorder_reconcile_errors_total"), 0.0);
     assert_eq!(metric(&body, "kubectl_jobset_recorder_watch_restarts_total"), 0.0);
     assert!(metric(&body, "kubectl_jobset_recorder_event_to_write_seconds_count") >= 1.0);
+    // What operators script against, as controller-runtime exports it.
+    assert!(body.contains(&format!(
+        "kubectl_jobset_recorder_build_info{{version=\"{}\"}} 1",
+        env!("CARGO_PKG_VERSION")
+    )));
+    assert!(metric(&body, "process_resident_memory_bytes") > 1_000_000.0, "{body}");
+    assert!(metric(&body, "process_start_time_seconds") > 1_600_000_000.0, "{body}");
     assert_eq!(metric(&body, "kubectl_jobset_recorder_leader"), 1.0);
 
     let events = wait_for("the RevisionRecorded Event", Duration::from_secs(30), || async {
@@ -726,6 +733,8 @@ async fn the_manifests_pass_a_server_side_dry_run() {
         "role.rbac.authorization.k8s.io/kubectl-jobset-recorder-lease",
         "rolebinding.rbac.authorization.k8s.io/kubectl-jobset-recorder-lease",
         "deployment.apps/kubectl-jobset-recorder",
+        "service/kubectl-jobset-recorder-metrics",
+        "poddisruptionbudget.policy/kubectl-jobset-recorder",
     ] {
         assert!(stdout.contains(&format!("{object} ")), "{object} not applied:\n{stdout}");
     }
