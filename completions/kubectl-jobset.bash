@@ -776,7 +776,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__list)
-            opts="-A -l -o -w -s -n -v -h -V --all-namespaces --selector --output --no-headers --watch --output-watch-events --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -L -w -s -n -v -h -V --all-namespaces --selector --output --no-headers --sort-by --show-labels --label-columns --watch --output-watch-events --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -791,11 +791,23 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml name jsonpath= custom-columns=" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml name jsonpath= custom-columns=" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --label-columns)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -L)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

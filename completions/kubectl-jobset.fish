@@ -59,11 +59,15 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "compl
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s o -l output -d 'Output format' -r -f -a "table\t''
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s o -l output -d 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER:PATH,... (kubectl\'s JSONPath)' -r -f -a "table\t''
 wide\t''
 json\t''
 yaml\t''
-name\t''"
+name\t''
+jsonpath=\t''
+custom-columns=\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l sort-by -d 'Sort by a JSONPath, e.g. `.metadata.creationTimestamp` or `{.status.restarts}`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s L -l label-columns -d 'Add a column for each of these labels (`-L team,tier`, or repeated)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -80,6 +84,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l h
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l show-labels -d 'Add a LABELS column with every label'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
@@ -87,11 +92,15 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l n
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s o -l output -d 'Output format' -r -f -a "table\t''
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s o -l output -d 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER:PATH,... (kubectl\'s JSONPath)' -r -f -a "table\t''
 wide\t''
 json\t''
 yaml\t''
-name\t''"
+name\t''
+jsonpath=\t''
+custom-columns=\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l sort-by -d 'Sort by a JSONPath, e.g. `.metadata.creationTimestamp` or `{.status.restarts}`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s L -l label-columns -d 'Add a column for each of these labels (`-L team,tier`, or repeated)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -108,6 +117,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l his
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l show-labels -d 'Add a LABELS column with every label'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
@@ -115,11 +125,15 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s h -l help -d 'Print help'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s l -l selector -d 'Label selector, e.g. `team=ml,tier!=dev`' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s o -l output -d 'Output format' -r -f -a "table\t''
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s o -l output -d 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER:PATH,... (kubectl\'s JSONPath)' -r -f -a "table\t''
 wide\t''
 json\t''
 yaml\t''
-name\t''"
+name\t''
+jsonpath=\t''
+custom-columns=\t''"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l sort-by -d 'Sort by a JSONPath, e.g. `.metadata.creationTimestamp` or `{.status.restarts}`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s L -l label-columns -d 'Add a column for each of these labels (`-L team,tier`, or repeated)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -136,6 +150,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l hi
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l show-labels -d 'Add a LABELS column with every label'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'

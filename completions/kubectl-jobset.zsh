@@ -51,8 +51,11 @@ _kubectl-jobset() {
 _arguments "${_arguments_options[@]}" : \
 '-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
 '--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
-'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
-'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'-o+[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--output=[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--sort-by=[Sort by a JSONPath, e.g. \`.metadata.creationTimestamp\` or \`{.status.restarts}\`]:PATH:_default' \
+'*-L+[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
+'*--label-columns=[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -73,6 +76,7 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'--show-labels[Add a LABELS column with every label]' \
 '-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
@@ -89,8 +93,11 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
 '--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
-'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
-'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'-o+[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--output=[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--sort-by=[Sort by a JSONPath, e.g. \`.metadata.creationTimestamp\` or \`{.status.restarts}\`]:PATH:_default' \
+'*-L+[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
+'*--label-columns=[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -111,6 +118,7 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'--show-labels[Add a LABELS column with every label]' \
 '-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
@@ -127,8 +135,11 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 '-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
 '--selector=[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
-'-o+[Output format]:OUTPUT:(table wide json yaml name)' \
-'--output=[Output format]:OUTPUT:(table wide json yaml name)' \
+'-o+[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--output=[Output format\: table, wide, json, yaml, name, jsonpath=TEMPLATE or custom-columns=HEADER\:PATH,... (kubectl'\''s JSONPath)]:FORMAT:(table wide json yaml name jsonpath= custom-columns=)' \
+'--sort-by=[Sort by a JSONPath, e.g. \`.metadata.creationTimestamp\` or \`{.status.restarts}\`]:PATH:_default' \
+'*-L+[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
+'*--label-columns=[Add a column for each of these labels (\`-L team,tier\`, or repeated)]:LABEL:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -149,6 +160,7 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '--no-headers[Omit the table header]' \
+'--show-labels[Add a LABELS column with every label]' \
 '-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \

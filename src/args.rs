@@ -8,7 +8,7 @@ use crate::cli::{self, Cli, Command, GlobalArgs};
 use crate::cluster::ConnectOptions;
 use crate::commands::diff::{DiffFormat, DiffPlan};
 use crate::commands::history::HistoryPlan;
-use crate::commands::list::ListPlan;
+use crate::commands::list::{ListPlan, Printer};
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
 use crate::commands::set_image::SetImagePlan;
@@ -88,11 +88,36 @@ fn one_jobset(name: &str, global: &GlobalArgs) -> Result<Selection> {
 }
 
 fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
+    use crate::render::printers::{JsonPath, Path, parse_custom_columns};
+    let bad = |what: &str, why: String| Error::Usage(format!("invalid {what}: {why}"));
+    let (format, printer) = match &args.output {
+        cli::ListOutput::Format(f) => ((*f).into(), None),
+        cli::ListOutput::JsonPath(t) => {
+            (Format::Table, Some(Printer::JsonPath(JsonPath::parse(t).map_err(|w| bad("-o jsonpath", w))?)))
+        }
+        cli::ListOutput::CustomColumns(c) => (
+            Format::Table,
+            Some(Printer::Columns(parse_custom_columns(c).map_err(|w| bad("-o custom-columns", w))?)),
+        ),
+    };
+    if printer.is_some() && args.watch.watch {
+        return Err(Error::Usage("-o jsonpath and custom-columns print once: not with -w".into()));
+    }
+    let sort_by = args
+        .sort_by
+        .as_deref()
+        .map(|p| Path::parse(p.trim().trim_start_matches('{').trim_end_matches('}')))
+        .transpose()
+        .map_err(|w| bad("--sort-by", w))?;
     Ok(ListPlan {
         selection: selection(&args.select, global)?,
-        format: args.show.output.into(),
-        no_headers: args.show.no_headers,
-        watch: watching(&args.show.watch),
+        format,
+        printer,
+        sort_by,
+        show_labels: args.show_labels,
+        label_columns: args.label_columns.iter().filter(|l| !l.is_empty()).cloned().collect(),
+        no_headers: args.no_headers,
+        watch: watching(&args.watch),
     })
 }
 

@@ -387,8 +387,84 @@ pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
 
+    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE or
+    /// custom-columns=HEADER:PATH,... (kubectl's JSONPath).
+    #[arg(short = 'o', long, value_name = "FORMAT", value_parser = ListOutputParser, default_value = "table")]
+    pub output: ListOutput,
+
+    /// Omit the table header.
+    #[arg(long)]
+    pub no_headers: bool,
+
+    /// Sort by a JSONPath, e.g. `.metadata.creationTimestamp` or `{.status.restarts}`.
+    #[arg(long, value_name = "PATH")]
+    pub sort_by: Option<String>,
+
+    /// Add a LABELS column with every label.
+    #[arg(long)]
+    pub show_labels: bool,
+
+    /// Add a column for each of these labels (`-L team,tier`, or repeated).
+    #[arg(short = 'L', long, value_name = "LABEL", value_delimiter = ',')]
+    pub label_columns: Vec<String>,
+
     #[command(flatten)]
-    pub show: ShowArgs,
+    pub watch: WatchArgs,
+}
+
+/// `list -o`: a named format, or one of kubectl's template printers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListOutput {
+    Format(OutputFormat),
+    JsonPath(String),
+    CustomColumns(String),
+}
+
+/// Parses `list -o` (and offers its values to completion).
+#[derive(Debug, Clone, Copy)]
+pub struct ListOutputParser;
+
+impl clap::builder::TypedValueParser for ListOutputParser {
+    type Value = ListOutput;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ListOutput, clap::Error> {
+        let text = value.to_string_lossy();
+        let invalid = |why: String| {
+            let mut err = clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd);
+            if let Some(arg) = arg {
+                err.insert(
+                    clap::error::ContextKind::InvalidArg,
+                    clap::error::ContextValue::String(arg.to_string()),
+                );
+            }
+            err.insert(clap::error::ContextKind::InvalidValue, clap::error::ContextValue::String(why));
+            err
+        };
+        if let Some(template) = text.strip_prefix("jsonpath=") {
+            return Ok(ListOutput::JsonPath(template.to_owned()));
+        }
+        if let Some(columns) = text.strip_prefix("custom-columns=") {
+            return Ok(ListOutput::CustomColumns(columns.to_owned()));
+        }
+        if text.starts_with("go-template") || text.starts_with("template=") {
+            return Err(invalid(format!("{text} (go-template is not supported: use jsonpath=TEMPLATE)")));
+        }
+        OutputFormat::from_str(&text, true).map(ListOutput::Format).map_err(|_| {
+            invalid(format!(
+                "{text} (one of table, wide, json, yaml, name, jsonpath=TEMPLATE, custom-columns=SPEC)"
+            ))
+        })
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let names = ["table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns="];
+        Some(Box::new(names.into_iter().map(clap::builder::PossibleValue::new)))
+    }
 }
 
 /// How `list` and `history` print: a table (or `-o`), and with `-w` its changes.
@@ -865,8 +941,8 @@ mod tests {
                 .unwrap();
         let Command::List(list) = cli.command else { panic!("expected list") };
         assert_eq!(list.select.selector.as_deref(), Some("team=ml"));
-        assert_eq!(list.show.output, OutputFormat::Wide);
-        assert!(list.show.no_headers);
+        assert_eq!(list.output, ListOutput::Format(OutputFormat::Wide));
+        assert!(list.no_headers);
     }
 
     #[test]

@@ -337,7 +337,7 @@ mod tests {
     fn flag_values() {
         assert_eq!(plan(&words(&["list", "-n", "m"])), Completion::Namespaces { prefix: "m".into() });
         assert_eq!(plan(&words(&["--context", ""])), Completion::Contexts { prefix: "".into() });
-        assert_eq!(values(plan(&words(&["list", "-o", "j"]))), ["json"]);
+        assert_eq!(values(plan(&words(&["list", "-o", "j"]))), ["json", "jsonpath="]);
         assert_eq!(values(plan(&words(&["completion", "z"]))), ["zsh"]);
     }
 

@@ -221,7 +221,7 @@ fn kubectl_completion_protocol() {
         .args(["__complete", "list", "-o", ""])
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("table\nwide\njson\nyaml\nname\n:4"));
+        .stdout(predicate::str::starts_with("table\nwide\njson\nyaml\nname\njsonpath=\ncustom-columns=\n:4"));
     let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/kubectl_complete-jobset");
     let mode = std::fs::metadata(&shim).unwrap();
     #[cfg(unix)]

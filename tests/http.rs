@@ -26,6 +26,10 @@ fn plan(names: &[&str], all: bool, ns: &str) -> ListPlan {
     ListPlan {
         selection: Selection::new(&names, all, None, ns).unwrap(),
         format: Format::Name,
+        printer: None,
+        sort_by: None,
+        show_labels: false,
+        label_columns: vec![],
         no_headers: false,
         watch: None,
     }

@@ -23,10 +23,24 @@ use crate::render::watch::{self as watched, Seen, WatchEvent, WatchTable};
 use crate::render::{self, Format, list, table::write_table};
 use crate::select::Selection;
 
+/// kubectl's template printers, parsed.
+#[derive(Debug, Clone)]
+pub enum Printer {
+    JsonPath(crate::render::printers::JsonPath),
+    Columns(Vec<(String, crate::render::printers::Path)>),
+}
+
 #[derive(Debug, Clone)]
 pub struct ListPlan {
     pub selection: Selection,
     pub format: Format,
+    /// `-o jsonpath=` or `-o custom-columns=` (then `format` is unused).
+    pub printer: Option<Printer>,
+    /// `--sort-by`: the order of the JobSets, by the value at this path.
+    pub sort_by: Option<crate::render::printers::Path>,
+    /// `--show-labels`, `-L`: label columns added to the table.
+    pub show_labels: bool,
+    pub label_columns: Vec<String>,
     pub no_headers: bool,
     /// `-w`: then print rows as they change.
     pub watch: Option<Watching>,
@@ -41,7 +55,14 @@ pub async fn run(
     if let Some(watching) = plan.watch {
         return watch(cluster, plan, watching, out, err).await;
     }
-    let fleet = fleet::load(cluster, &plan.selection).await?;
+    let mut fleet = fleet::load(cluster, &plan.selection).await?;
+    if let Some(path) = &plan.sort_by {
+        let objects: Vec<Value> = fleet.jobsets.iter().map(JobSet::object).collect();
+        let order = crate::render::printers::sort_order(path, &objects);
+        let mut jobsets: Vec<Option<JobSet>> =
+            std::mem::take(&mut fleet.jobsets).into_iter().map(Some).collect();
+        fleet.jobsets = order.into_iter().filter_map(|i| jobsets[i].take()).collect();
+    }
     let summaries: Vec<Summary> = fleet
         .jobsets
         .iter()
@@ -49,12 +70,17 @@ pub async fn run(
         .collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
         fleet::write_nothing_found(err, &plan.selection)?;
+    } else if let Some(printer) = &plan.printer {
+        write_printed(out, plan, &fleet.jobsets, printer)?;
     } else {
         match plan.format {
             Format::Table | Format::Wide => {
                 let all_namespaces = plan.selection.namespace.is_none();
-                let (headers, rows) =
+                let (headers, mut rows) =
                     list::table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
+                let mut headers: Vec<String> = headers.into_iter().map(str::to_owned).collect();
+                add_label_columns(plan, &fleet.jobsets, &mut headers, &mut rows);
+                let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
                 write_table(out, &headers, &rows, plan.no_headers)?;
             }
             Format::Name => {
@@ -80,6 +106,53 @@ pub async fn run(
         ));
     }
     Ok(ExitStatus::Success)
+}
+
+/// `-o jsonpath=`: the template applied to the object (one JobSet by name) or the List,
+/// as `kubectl get`; `-o custom-columns=`: a table of the paths.
+fn write_printed(out: &mut dyn Write, plan: &ListPlan, jobsets: &[JobSet], printer: &Printer) -> Result<()> {
+    let objects: Vec<Value> = jobsets.iter().map(|js| render::without_managed_fields(js.object())).collect();
+    match printer {
+        Printer::JsonPath(template) => {
+            let document = match (plan.selection.names.len(), objects.as_slice()) {
+                (1, [one]) => one.clone(),
+                _ => render::as_list(objects),
+            };
+            write!(out, "{}", template.render(&document))?;
+        }
+        Printer::Columns(columns) => {
+            let headers: Vec<&str> = columns.iter().map(|(h, _)| h.as_str()).collect();
+            let rows = crate::render::printers::custom_column_rows(columns, &objects);
+            write_table(out, &headers, &rows, plan.no_headers)?;
+        }
+    }
+    Ok(())
+}
+
+/// `--show-labels` (LABELS: `k=v,…`) and `-L KEY` (a column per key, headed by the key
+/// upper-cased, as kubectl heads them).
+fn add_label_columns(
+    plan: &ListPlan,
+    jobsets: &[JobSet],
+    headers: &mut Vec<String>,
+    rows: &mut [Vec<String>],
+) {
+    for key in &plan.label_columns {
+        let header = key.rsplit('/').next().unwrap_or(key).to_uppercase();
+        headers.push(header);
+        for (row, jobset) in rows.iter_mut().zip(jobsets) {
+            let value = jobset.metadata.labels.as_ref().and_then(|l| l.get(key)).cloned().unwrap_or_default();
+            row.push(value);
+        }
+    }
+    if plan.show_labels {
+        headers.push("LABELS".into());
+        for (row, jobset) in rows.iter_mut().zip(jobsets) {
+            let labels: Vec<String> =
+                jobset.metadata.labels.iter().flatten().map(|(k, v)| format!("{k}={v}")).collect();
+            row.push(if labels.is_empty() { "<none>".into() } else { labels.join(",") });
+        }
+    }
 }
 
 /// `list -w`: the JobSets and their Jobs by two watches; the table once both have

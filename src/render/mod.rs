@@ -4,6 +4,7 @@ pub mod documents;
 pub mod drift;
 pub mod history;
 pub mod list;
+pub mod printers;
 pub mod table;
 pub mod watch;
 

@@ -108,3 +108,50 @@ async fn unknown_jobset_names_the_namespace_and_hints() {
     assert_eq!(out.stdout, "");
     assert!(out.stderr.contains(&format!("No resources found in {} namespace.", ns.name)), "{out:?}");
 }
+
+/// Issue 28: kubectl's output options on `list`: `-o jsonpath=` (on the object for one
+/// name, on the List otherwise), `-o custom-columns=`, `--sort-by`, `--show-labels`, `-L`.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn kubectl_printers_sort_and_label_columns() {
+    let ns = TestNs::new("list-printers").await;
+    ns.create(&jobset_yaml("zeta", &[("workers", 3, "busybox:1.36")], ""));
+    ns.create(&jobset_yaml("eta", &[("workers", 1, "busybox:1.37")], ""));
+    ns.kubectl(&["label", "jobset", "zeta", "team=ml", "tier=prod"]);
+
+    let out = ns.plugin(&["list", "-o", "jsonpath={.items[*].metadata.name}"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "eta zeta"), "{out:?}");
+    let out = ns.plugin(&["list", "zeta", "-o", "jsonpath={.spec.replicatedJobs[0].replicas}"]);
+    assert_eq!(out.stdout, "3", "one name: the object itself: {out:?}");
+    let template = r#"jsonpath={range .items[*]}{.metadata.name}{"\t"}{.spec.replicatedJobs[0].template.spec.template.spec.containers[0].image}{"\n"}{end}"#;
+    let out = ns.plugin(&["list", "-o", template]);
+    assert_eq!(out.stdout, "eta\tbusybox:1.37\nzeta\tbusybox:1.36\n", "{out:?}");
+
+    let out = ns.plugin(&[
+        "list",
+        "-o",
+        "custom-columns=NAME:.metadata.name,REPLICAS:.spec.replicatedJobs[*].replicas,TEAM:.metadata.labels.team",
+        "--sort-by=.spec.replicatedJobs[0].replicas",
+    ]);
+    let rows: Vec<Vec<&str>> = out.stdout.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(
+        rows,
+        [vec!["NAME", "REPLICAS", "TEAM"], vec!["eta", "1", "<none>"], vec!["zeta", "3", "ml"]],
+        "{out:?}"
+    );
+    let out = ns.plugin(&["list", "--sort-by={.spec.replicatedJobs[0].replicas}", "-o", "name"]);
+    assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/eta\njobset.jobset.x-k8s.io/zeta\n", "{out:?}");
+
+    let out = ns.plugin(&["list", "-L", "team,tier", "--show-labels"]);
+    let header: Vec<&str> = out.stdout.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(&header[header.len() - 3..], ["TEAM", "TIER", "LABELS"], "{out:?}");
+    let zeta = out.stdout.lines().find(|l| l.starts_with("zeta")).unwrap();
+    assert!(
+        zeta.contains(" ml ") && zeta.contains(" prod ") && zeta.ends_with("team=ml,tier=prod"),
+        "{out:?}"
+    );
+
+    let bad = ns.plugin(&["list", "-o", "go-template={{.metadata.name}}"]);
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert!(bad.stderr.contains("use jsonpath="), "{bad:?}");
+}
