@@ -616,6 +616,36 @@ _arguments "${_arguments_options[@]}" : \
 '--version[Print version]' \
 && ret=0
 ;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+'-o+[Print as json or yaml]:OUTPUT:(json yaml)' \
+'--output=[Print as json or yaml]:OUTPUT:(json yaml)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--client[The plugin'\''s version only (no cluster is contacted)]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
@@ -744,6 +774,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(version)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (completion)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -781,6 +815,7 @@ _kubectl-jobset_commands() {
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
+'version:Print the plugin'\''s version, and what the cluster runs\: Kubernetes, the JobSet API and controller, Kueue, and the recorder' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -815,6 +850,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
+'version:Print the plugin'\''s version, and what the cluster runs\: Kubernetes, the JobSet API and controller, Kueue, and the recorder' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
 'help:Print this message or the help of the given subcommand(s)' \
@@ -893,6 +929,11 @@ _kubectl-jobset__subcmd__help__subcmd__suspend_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help suspend commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__version_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help version commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__history_commands] )) ||
 _kubectl-jobset__subcmd__history_commands() {
     local commands; commands=()
@@ -944,6 +985,11 @@ _kubectl-jobset__subcmd__status_commands() {
 _kubectl-jobset__subcmd__suspend_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset suspend commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__version_commands] )) ||
+_kubectl-jobset__subcmd__version_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset version commands' commands "$@"
 }
 
 if [ "$funcstack[1]" = "_kubectl-jobset" ]; then

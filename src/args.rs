@@ -30,6 +30,8 @@ pub enum Invocation {
     Complete(Vec<String>),
     /// A command against the cluster.
     Command { connect: Box<ConnectOptions>, plan: Box<CommandPlan> },
+    /// `version`: the plugin's, and (unless `--client`) the cluster's parts.
+    Version { connect: Box<ConnectOptions>, plan: crate::commands::version::VersionPlan },
 }
 
 /// Completes and validates the whole command line.
@@ -38,6 +40,15 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
     let plan = match cli.command {
         Command::Completion(args) => return Ok(Invocation::Completion(args.shell)),
         Command::Complete(args) => return Ok(Invocation::Complete(completion_words(global, args.words))),
+        Command::Version(args) => {
+            let format = match args.output {
+                Some(cli::VersionOutput::Json) => Some(Format::Json),
+                Some(cli::VersionOutput::Yaml) => Some(Format::Yaml),
+                None => None,
+            };
+            let plan = crate::commands::version::VersionPlan { client_only: args.client, format };
+            return Ok(Invocation::Version { connect: Box::new(connect_options(global)), plan });
+        }
         Command::List(args) => CommandPlan::List(list_plan(&args, global)?),
         Command::Diff(args) => CommandPlan::Diff(diff_plan(&args, global)?),
         Command::Restart(args) => CommandPlan::Restart(restart_plan(&args, global)?, prompt(args.yes)),

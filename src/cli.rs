@@ -147,6 +147,19 @@ Exit codes:
   1  error: refused or failed (nothing is changed by a refusal)
   2  usage error";
 
+const VERSION_HELP: &str = "\
+Examples:
+  # The plugin, and what the cluster runs
+  kubectl jobset version
+
+  # The plugin only, without a cluster
+  kubectl jobset version --client
+
+Exit codes:
+  0  success (a part that cannot be read is said as unknown)
+  1  error: no kubeconfig, or the cluster cannot be reached
+  2  usage error";
+
 const RECORDER_HELP: &str = "\
 Examples:
   # Record every namespace, with leader election (as deploy/recorder.yaml runs it)
@@ -274,6 +287,11 @@ pub enum Command {
     /// the foreground until SIGTERM or SIGINT; deploy/ runs it in the cluster.
     #[command(after_help = RECORDER_HELP)]
     Recorder(RecorderArgs),
+
+    /// Print the plugin's version, and what the cluster runs: Kubernetes, the JobSet API and
+    /// controller, Kueue, and the recorder.
+    #[command(after_help = VERSION_HELP)]
+    Version(VersionArgs),
 
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
@@ -536,6 +554,23 @@ pub enum MutationOutput {
     Json,
     Yaml,
     Name,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// The plugin's version only (no cluster is contacted).
+    #[arg(long)]
+    pub client: bool,
+
+    /// Print as json or yaml.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<VersionOutput>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VersionOutput {
+    Json,
+    Yaml,
 }
 
 #[derive(Debug, Args)]

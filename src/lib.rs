@@ -78,6 +78,14 @@ pub async fn run(
         Invocation::Complete(words) => {
             completion::answer(&words, out, log).await.map(|()| ExitStatus::Success)
         }
+        // `version --client` needs no cluster (nor a kubeconfig).
+        Invocation::Version { plan, .. } if plan.client_only => {
+            commands::version::run(None, &plan, out).await
+        }
+        Invocation::Version { connect, plan } => {
+            let cluster = cluster::connect(&connect, log).await?;
+            commands::version::run(Some(&cluster), &plan, out).await
+        }
         Invocation::Command { connect, plan } => {
             let cluster = cluster::connect(&connect, log).await?;
             hint::remember(hint::HintFlags {

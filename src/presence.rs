@@ -19,6 +19,8 @@ pub const LEASE_NAMESPACE_ENV: &str = "KUBECTL_JOBSET_RECORDER_NAMESPACE";
 pub const NAMESPACES_ANNOTATION: &str = "kubectl-jobset.io/recorder-namespaces";
 /// Annotation: the recorder's `-l` label selector; empty = every JobSet.
 pub const SELECTOR_ANNOTATION: &str = "kubectl-jobset.io/recorder-selector";
+/// Annotation: the version of the recorder holding the Lease (`kubectl jobset version`).
+pub const VERSION_ANNOTATION: &str = "kubectl-jobset.io/recorder-version";
 
 /// The namespace the CLI reads the Lease from.
 pub fn lease_namespace() -> String {
@@ -43,6 +45,7 @@ impl Scope {
         BTreeMap::from([
             (NAMESPACES_ANNOTATION.to_owned(), namespaces.join(",")),
             (SELECTOR_ANNOTATION.to_owned(), selector.unwrap_or_default().to_owned()),
+            (VERSION_ANNOTATION.to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
         ])
     }
 

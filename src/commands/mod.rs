@@ -11,6 +11,7 @@ pub mod rollback;
 pub mod set_image;
 pub mod status;
 pub mod suspend;
+pub mod version;
 
 use std::io::Write;
 

@@ -155,3 +155,24 @@ async fn kubectl_printers_sort_and_label_columns() {
     assert_eq!(bad.code, 2, "{bad:?}");
     assert!(bad.stderr.contains("use jsonpath="), "{bad:?}");
 }
+
+/// Issue 28: `version` says what the cluster runs (and `--client` needs no cluster).
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn version_says_what_the_cluster_runs() {
+    let out =
+        run_plugin(&["version"], None, &[("KUBECTL_JOBSET_RECORDER_NAMESPACE", "kjs-no-recorder-here")]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout
+            .starts_with(&format!("Client Version: v{}\nKubernetes Version: v1.", env!("CARGO_PKG_VERSION"))),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("JobSet API: jobset.x-k8s.io/v1alpha2\n"), "{out:?}");
+    assert!(out.stdout.contains("Recorder: not running"), "{out:?}");
+    let json = run_plugin(&["version", "-o", "json"], None, &[]);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["jobsetApi"], "jobset.x-k8s.io/v1alpha2", "{json:?}");
+    let client = run_plugin(&["version", "--client", "--kubeconfig", "/nonexistent"], None, &[]);
+    assert_eq!(client.stdout, format!("Client Version: v{}\n", env!("CARGO_PKG_VERSION")), "{client:?}");
+}
