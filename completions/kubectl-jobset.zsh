@@ -504,6 +504,34 @@ _arguments "${_arguments_options[@]}" : \
 ':name -- The JobSet:_default' \
 && ret=0
 ;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The JobSet:_default' \
+&& ret=0
+;;
 (suspend)
 _arguments "${_arguments_options[@]}" : \
 '-l+[Label selector, e.g. \`team=ml,tier!=dev\`]:SELECTOR:_default' \
@@ -762,6 +790,10 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(tree)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (suspend)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -812,6 +844,7 @@ _kubectl-jobset_commands() {
 'undo:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
@@ -847,6 +880,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
@@ -929,6 +963,11 @@ _kubectl-jobset__subcmd__help__subcmd__suspend_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help suspend commands' commands "$@"
 }
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__tree_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help tree commands' commands "$@"
+}
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__version_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__version_commands() {
     local commands; commands=()
@@ -985,6 +1024,11 @@ _kubectl-jobset__subcmd__status_commands() {
 _kubectl-jobset__subcmd__suspend_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset suspend commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__tree_commands] )) ||
+_kubectl-jobset__subcmd__tree_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset tree commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__version_commands] )) ||
 _kubectl-jobset__subcmd__version_commands() {

@@ -60,6 +60,9 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
+        Command::Tree(args) => {
+            CommandPlan::Tree(crate::commands::tree::TreePlan { selection: one_jobset(&args.name, global)? })
+        }
         Command::Suspend(args) => {
             CommandPlan::Suspend(suspend_plan(&args, true, global)?, prompt(args.change.yes))
         }

@@ -147,6 +147,16 @@ Exit codes:
   1  error: refused or failed (nothing is changed by a refusal)
   2  usage error";
 
+const TREE_HELP: &str = "\
+Examples:
+  # train, its replicatedJobs, Jobs and Pods
+  kubectl jobset tree train
+
+Exit codes:
+  0  success
+  1  error (the JobSet does not exist, the cluster cannot be reached)
+  2  usage error";
+
 const VERSION_HELP: &str = "\
 Examples:
   # The plugin, and what the cluster runs
@@ -262,6 +272,12 @@ pub enum Command {
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
     #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
+    /// Show one JobSet as a tree: its replicatedJobs, their Jobs (restart attempt, template
+    /// revision, readiness, outdated or not) and the Jobs' Pods, like `kubectl argo rollouts
+    /// get rollout`. Reads only.
+    #[command(after_help = TREE_HELP)]
+    Tree(TreeArgs),
+
     /// Suspend JobSets (spec.suspend: true): the controller suspends their Jobs, whose
     /// Pods stop, as `kubectl rollout pause` pauses a Deployment.
     ///
@@ -554,6 +570,13 @@ pub enum MutationOutput {
     Json,
     Yaml,
     Name,
+}
+
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// The JobSet.
+    #[arg(value_name = "NAME")]
+    pub name: String,
 }
 
 #[derive(Debug, Args)]

@@ -282,7 +282,8 @@ fn krew_manifest_is_complete() {
 fn every_command_has_examples_that_parse() {
     let dir = tempfile::tempdir().unwrap();
     let config = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
-    let commands: [&[&str]; 12] = [
+    let commands: [&[&str]; 13] = [
+        &["tree"],
         &["version"],
         &["suspend"],
         &["resume"],

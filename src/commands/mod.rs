@@ -11,6 +11,7 @@ pub mod rollback;
 pub mod set_image;
 pub mod status;
 pub mod suspend;
+pub mod tree;
 pub mod version;
 
 use std::io::Write;
@@ -54,6 +55,7 @@ pub enum CommandPlan {
     SetImage(set_image::SetImagePlan, Prompt),
     Status(status::StatusPlan),
     Suspend(suspend::SuspendPlan, Prompt),
+    Tree(tree::TreePlan),
     Recorder(crate::recorder::RecorderPlan),
 }
 
@@ -69,6 +71,7 @@ impl CommandPlan {
             CommandPlan::SetImage(p, _) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
             CommandPlan::Suspend(p, _) => &mut p.selection,
+            CommandPlan::Tree(p) => &mut p.selection,
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
                     p.namespace = Some(namespace.to_owned());
@@ -101,6 +104,7 @@ impl CommandPlan {
                 set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
+            CommandPlan::Tree(plan) => tree::run(cluster, plan, out, err).await,
             CommandPlan::Suspend(plan, prompt) => {
                 suspend::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }

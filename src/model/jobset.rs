@@ -400,6 +400,8 @@ struct LeanMeta {
     owner_references: Option<Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference>>,
     #[serde(default)]
     deletion_timestamp: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    #[serde(default)]
+    creation_timestamp: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
 }
 
 impl From<LeanMeta> for ObjectMeta {
@@ -413,6 +415,7 @@ impl From<LeanMeta> for ObjectMeta {
             annotations: lean.annotations,
             owner_references: lean.owner_references,
             deletion_timestamp: lean.deletion_timestamp,
+            creation_timestamp: lean.creation_timestamp,
             ..Default::default()
         }
     }

@@ -6,6 +6,7 @@ pub mod history;
 pub mod list;
 pub mod printers;
 pub mod table;
+pub mod tree;
 pub mod watch;
 
 use std::io::Write;

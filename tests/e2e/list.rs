@@ -176,3 +176,37 @@ async fn version_says_what_the_cluster_runs() {
     let client = run_plugin(&["version", "--client", "--kubeconfig", "/nonexistent"], None, &[]);
     assert_eq!(client.stdout, format!("Client Version: v{}\n", env!("CARGO_PKG_VERSION")), "{client:?}");
 }
+
+/// Issue 28: `tree` shows the JobSet, its replicatedJobs, Jobs (attempt, revision,
+/// outdated) and Pods, and writes nothing.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn tree_shows_replicated_jobs_jobs_and_pods() {
+    let ns = TestNs::new("list-tree").await;
+    ns.create(&jobset_yaml("demo", &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("demo", 0, 3).await;
+    ns.ready_job("demo-workers-0").await;
+    let out = ns.plugin(&["set", "image", "demo", "workers/main=busybox:1.37"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let out = ns.plugin(&["tree", "demo", "-v=6"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("Spec revision: revision 2"), "{out:?}");
+    let line = |name: &str| {
+        out.stdout.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}: {out:?}")).to_owned()
+    };
+    assert!(line("├── workers").contains("ReplicatedJob"), "{out:?}");
+    assert!(line("demo-workers-0 ").contains("attempt 0, revision 1, outdated template"), "{out:?}");
+    assert!(!line("demo-driver-0 ").contains("outdated"), "{out:?}");
+    assert!(out.stdout.lines().any(|l| l.contains("└── demo-workers-0-") && l.contains("Pod")), "{out:?}");
+    // Its only POST is the server-side dry run of a Job (dryRun=All stores nothing).
+    let writes: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| {
+            (l.starts_with("POST ") && !l.contains("dryRun=All"))
+                || l.starts_with("PATCH ")
+                || l.starts_with("DELETE ")
+        })
+        .collect();
+    assert!(writes.is_empty(), "a read writes nothing: {writes:?}");
+}
