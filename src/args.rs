@@ -147,6 +147,7 @@ fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartP
             requested_by: requested_by(global),
             job,
             after_change: false,
+            policy: None,
         },
         if_outdated: args.if_outdated,
         dry_run: args.dry_run.into(),

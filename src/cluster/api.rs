@@ -317,7 +317,10 @@ impl Cluster {
                 Ok(workloads) => return Ok(Some(workloads)),
                 Err(Error::NotFound { .. }) => continue,
                 Err(e @ Error::Forbidden { .. }) => {
-                    self.log.note(1, &format!("Kueue Workloads not read ({e}); Kueue is known by its queue label only"));
+                    self.log.note(
+                        1,
+                        &format!("Kueue Workloads not read ({e}); Kueue is known by its queue label only"),
+                    );
                     return Ok(None);
                 }
                 Err(e) => return Err(e),

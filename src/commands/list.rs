@@ -42,8 +42,11 @@ pub async fn run(
         return watch(cluster, plan, watching, out, err).await;
     }
     let fleet = fleet::load(cluster, &plan.selection).await?;
-    let summaries: Vec<Summary> =
-        fleet.jobsets.iter().map(|js| summarize_with_mixed(js, fleet.jobs_of(js)).with_kueue(fleet.kueue_of(js).as_ref())).collect();
+    let summaries: Vec<Summary> = fleet
+        .jobsets
+        .iter()
+        .map(|js| summarize_with_mixed(js, fleet.jobs_of(js)).with_kueue(fleet.kueue_of(js).as_ref()))
+        .collect();
     if fleet.jobsets.is_empty() && fleet.missing.is_empty() {
         fleet::write_nothing_found(err, &plan.selection)?;
     } else {

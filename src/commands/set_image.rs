@@ -141,7 +141,8 @@ pub async fn run(
             if admitted && plan.now {
                 // What the spec holds now (the new images, our scheduling fields) is what
                 // Kueue's stop must not take away.
-                let wanted = JobSet::from_raw(object.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
+                let wanted =
+                    JobSet::from_raw(object.clone()).map_err(|e| Error::decode("the patched JobSet", e))?;
                 let version = wanted.metadata.resource_version.clone().unwrap_or_default();
                 crate::execute::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
             }

@@ -65,12 +65,20 @@ pub async fn after_admitted_change(
 
 /// True once the JobSet is seen suspended after `resource_version` (the watch starts
 /// there, so a stop that is undone at once is still seen); false after `within`.
-async fn await_stop(cluster: &Cluster, jobset: &JobSet, resource_version: &str, within: Duration) -> Result<bool> {
+async fn await_stop(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    resource_version: &str,
+    within: Duration,
+) -> Result<bool> {
     let api: Api<JobSet> = Api::namespaced(cluster.client.clone(), jobset.namespace());
-    let params = WatchParams::default().fields(&format!("metadata.name={}", jobset.name())).timeout(within.as_secs() as u32);
+    let params = WatchParams::default()
+        .fields(&format!("metadata.name={}", jobset.name()))
+        .timeout(within.as_secs() as u32);
     let watch = async {
         let op = crate::error::Op::new("watch", crate::error::JOBSET_RESOURCE, Some(jobset.namespace()));
-        let stream = api.watch(&params, resource_version).await.map_err(|e| cluster.errors.classify(op.clone(), e))?;
+        let stream =
+            api.watch(&params, resource_version).await.map_err(|e| cluster.errors.classify(op.clone(), e))?;
         let mut stream = stream.boxed();
         while let Some(event) = stream.try_next().await.map_err(|e| cluster.errors.classify(op.clone(), e))? {
             match event {

@@ -62,7 +62,10 @@ impl Workload {
         let text = |v: &Value| v.as_str().map(str::to_owned);
         let conditions = object["status"]["conditions"].as_array().cloned().unwrap_or_default();
         let condition = |type_: &str, status: &str| {
-            conditions.iter().find(|c| c["type"] == type_ && c["status"] == status).map(|c| text(&c["message"]))
+            conditions
+                .iter()
+                .find(|c| c["type"] == type_ && c["status"] == status)
+                .map(|c| text(&c["message"]))
         };
         let owner_uid = meta["ownerReferences"]
             .as_array()
@@ -106,7 +109,8 @@ fn container_requests(pod_spec: &Value) -> Vec<(String, BTreeMap<String, String>
                         .map(|r| {
                             r.iter()
                                 .map(|(k, v)| {
-                                    let value = v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
+                                    let value =
+                                        v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string());
                                     (k.clone(), value)
                                 })
                                 .collect()
@@ -184,7 +188,8 @@ impl Kueue {
         let workload = self.workload.as_ref();
         match self.standing {
             Standing::Queued => {
-                let why = workload.and_then(|w| w.waiting.as_deref()).map(|m| format!(": {m}")).unwrap_or_default();
+                let why =
+                    workload.and_then(|w| w.waiting.as_deref()).map(|m| format!(": {m}")).unwrap_or_default();
                 let detail = workload.map(|w| format!(" (workload {}{why})", w.name)).unwrap_or_default();
                 format!("queued by Kueue{queue}{detail}")
             }
@@ -312,8 +317,10 @@ pub fn quota_mismatches(workload: &Workload, jobs: &[ChildJob], attempt: i32) ->
         };
         let running = container_requests(&job.template["spec"]["template"]["spec"]);
         for (container, reserved) in &set.containers {
-            let requested = running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();
-            let resources: std::collections::BTreeSet<&String> = reserved.keys().chain(requested.keys()).collect();
+            let requested =
+                running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();
+            let resources: std::collections::BTreeSet<&String> =
+                reserved.keys().chain(requested.keys()).collect();
             for resource in resources {
                 let (want, have) = (reserved.get(resource), requested.get(resource));
                 if !same_quantity(want, have) {
@@ -343,11 +350,16 @@ fn same_quantity(a: Option<&String>, b: Option<&String>) -> bool {
 /// for comparing values written differently; None for what does not parse.
 pub fn quantity(text: &str) -> Option<i128> {
     let text = text.trim();
-    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(text.len());
+    let split =
+        text.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '+' || c == '-')).unwrap_or(text.len());
     let (number, suffix) = text.split_at(split);
     let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
     let negative = whole.starts_with('-');
-    let whole: i128 = whole.trim_start_matches(['+', '-']).parse().ok().or(if whole.is_empty() { Some(0) } else { None })?;
+    let whole: i128 = whole.trim_start_matches(['+', '-']).parse().ok().or(if whole.is_empty() {
+        Some(0)
+    } else {
+        None
+    })?;
     // Thousandths of the number itself, from up to 3 fraction digits (finer is rounded off).
     let mut milli = whole * 1000;
     for (i, digit) in fraction.chars().take(3).enumerate() {
@@ -393,8 +405,10 @@ mod tests {
 
     fn jobset(suspend: bool, labelled: bool) -> JobSet {
         let labels = if labelled { json!({QUEUE_LABEL: "lq"}) } else { json!({}) };
-        JobSet::from_raw(json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "labels": labels},
-            "spec": {"suspend": suspend, "replicatedJobs": []}}))
+        JobSet::from_raw(
+            json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "labels": labels},
+            "spec": {"suspend": suspend, "replicatedJobs": []}}),
+        )
         .unwrap()
     }
 
@@ -448,7 +462,8 @@ mod tests {
                     "spec": {"nodeSelector": selector, "containers": [{"name": "main", "image": image}]}}}}}]}}))
             .unwrap()
         };
-        let wanted = spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
+        let wanted =
+            spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
         let restored = spec(json!({"kueue.x-k8s.io/podset": "w"}), json!({"pool": "a"}), "app:v2");
         let (patch, changed) = restore_scheduling(&wanted, &restored);
         assert_eq!(changed, ["w: metadata.labels"]);

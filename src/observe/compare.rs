@@ -123,7 +123,8 @@ fn compare_with(
     };
     drift.kueue = fleet.kueue_of(jobset);
     if let Some(workload) = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()) {
-        drift.quota = crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
+        drift.quota =
+            crate::model::kueue::quota_mismatches(workload, fleet.jobs_of(jobset), jobset.attempt());
     }
     drift
 }

@@ -52,7 +52,8 @@ pub const FROM_UID_ANNOTATION: &str = "kubectl-jobset.io/handover-from-uid";
 pub fn queued_note(jobset: &JobSet, workload: Option<&str>) -> Option<String> {
     let labelled = jobset.metadata.labels.as_ref().is_some_and(|l| l.contains_key(KUEUE_QUEUE_LABEL));
     (jobset.is_suspended() && (labelled || workload.is_some())).then(|| {
-        let old = workload.map(|w| format!(" (its workload {w} goes with the old object)")).unwrap_or_default();
+        let old =
+            workload.map(|w| format!(" (its workload {w} goes with the old object)")).unwrap_or_default();
         format!(
             "note: jobset {} is queued by Kueue: the new object gets a new Workload and queues again{old}",
             jobset.name()

@@ -8,3 +8,4 @@ pub mod restart;
 pub mod rollback;
 pub mod rollout_status;
 pub mod set_image;
+pub mod strategy;

@@ -98,7 +98,8 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
             "jobs differ from the spec in parallelism, completions or replicas".to_owned()
         };
         let workload = drift.kueue.as_ref().and_then(|k| k.workload.as_ref()).map(|w| w.name.as_str());
-        let quota: String = drift.quota.iter().map(|m| format!("; {}", m.words(workload.unwrap_or("?")))).collect();
+        let quota: String =
+            drift.quota.iter().map(|m| format!("; {}", m.words(workload.unwrap_or("?")))).collect();
         return waiting(
             format!(
                 "{what}; the next restart applies the spec's (`{}` restarts now){quota}",
