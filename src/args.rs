@@ -311,6 +311,11 @@ fn recorder_plan(args: &cli::RecorderArgs, global: &GlobalArgs) -> Result<Record
         lease_namespace: args.lease_namespace.clone(),
         lease_duration: args.lease_duration,
         metrics_addr: parse_metrics_addr(&args.metrics_addr)?,
+        update_strategies: (!args.no_update_strategies).then_some(
+            args.default_update_strategy
+                .parse()
+                .map_err(|e: String| Error::Usage(format!("--default-update-strategy: {e}")))?,
+        ),
     })
 }
 

@@ -558,6 +558,17 @@ pub struct RecorderArgs {
     /// Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1:8080")]
     pub metrics_addr: String,
+
+    /// The update strategy of JobSets without the kubectl-jobset.io/update-strategy
+    /// annotation: RecordOnly (history only, never restarted), Never, Opportunistic or
+    /// Immediate.
+    #[arg(long, value_name = "STRATEGY", default_value = "RecordOnly")]
+    pub default_update_strategy: String,
+
+    /// Do not enforce update strategies (record history only; the recorder then needs no
+    /// write access to jobsets/status).
+    #[arg(long)]
+    pub no_update_strategies: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -13,6 +13,7 @@
 //! - `watch`: the three watches into the stores and the queue.
 //! - `reconcile`: the worker, and which JobSets to look at again.
 //! - `announce`: the Events of recorded revisions.
+//! - `steer`: the update strategies (Opportunistic, Immediate): restarts the drift calls for.
 //! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
@@ -24,6 +25,7 @@ mod reconcile;
 mod run;
 pub mod server;
 mod state;
+mod steer;
 mod watch;
 
 pub use run::{RecorderPlan, run};

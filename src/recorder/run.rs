@@ -33,6 +33,9 @@ pub struct RecorderPlan {
     pub lease_duration: Duration,
     /// None: no HTTP endpoints.
     pub metrics_addr: Option<SocketAddr>,
+    /// Enforce update strategies, with this default for JobSets without the annotation;
+    /// None: record only (`--no-update-strategies`).
+    pub update_strategies: Option<crate::model::strategy::DefaultStrategy>,
 }
 
 /// In-flight writes get this long after SIGTERM or SIGINT.
@@ -64,6 +67,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     let (stores, writers) = stores();
     let (announce_tx, announce_rx) = tokio::sync::mpsc::unbounded_channel();
     let shared = Shared::new(stores, metrics.clone(), err, announce_tx);
+    shared.steering.replace(super::steer::Steering::new(plan.update_strategies));
     let mode = if plan.leader_elect { "leader election" } else { "heartbeat" };
     shared.say(&format!(
         "recorder {identity}: keeping the history of JobSets in {}; Lease {}/{LEASE_NAME} ({mode}, {}s)",

@@ -64,6 +64,8 @@ pub(super) struct Shared<'a> {
     /// Where Events go; taken at shutdown, which ends the announcer once it has published
     /// what was queued.
     pub(super) announce: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Announcement>>>,
+    /// The update strategies' settings and what they last said per JobSet.
+    pub(super) steering: RefCell<super::steer::Steering>,
 }
 
 impl<'a> Shared<'a> {
@@ -91,6 +93,7 @@ impl<'a> Shared<'a> {
             versions: RefCell::default(),
             solo: RefCell::default(),
             announce: RefCell::new(Some(announce)),
+            steering: RefCell::default(),
         }
     }
 

@@ -22,7 +22,10 @@ async fn a_queued_edit_is_compared_and_a_free_restart_makes_admission_run_it() {
     assert_eq!(set.code, 0, "a queued JobSet takes the change: {set:?}");
     let diff = ns.plugin(&["diff", "train"]);
     assert_eq!(diff.code, 1, "its suspended Jobs are what will run, and they are outdated: {diff:?}");
-    assert!(diff.stdout.contains(&format!("queued by Kueue in queue {QUEUE} (workload {workload_name}")), "{diff:?}");
+    assert!(
+        diff.stdout.contains(&format!("queued by Kueue in queue {QUEUE} (workload {workload_name}")),
+        "{diff:?}"
+    );
     assert!(diff.stdout.contains("admission resumes these same Jobs on their outdated template"), "{diff:?}");
     assert!(!diff.stdout.contains("suspend=false") && !diff.stderr.contains("suspend=false"), "{diff:?}");
 
@@ -31,7 +34,10 @@ async fn a_queued_edit_is_compared_and_a_free_restart_makes_admission_run_it() {
     assert!(row.contains(" Queued ") && row.contains(&format!("{QUEUE}/{workload_name}")), "{list:?}");
     let status = ns.plugin(&["status", "train", "--watch=false"]);
     assert_eq!(status.code, 1, "{status:?}");
-    assert!(status.stderr.contains("queued by Kueue") || status.stdout.contains("queued by Kueue"), "{status:?}");
+    assert!(
+        status.stderr.contains("queued by Kueue") || status.stdout.contains("queued by Kueue"),
+        "{status:?}"
+    );
 
     let restart = ns.plugin(&["restart", "train"]);
     assert_eq!(restart.code, 0, "a queued JobSet restarts for free: {restart:?}");
@@ -62,7 +68,10 @@ async fn an_admitted_change_is_refused_by_default_and_nothing_moves() {
 
     let set = ns.plugin(&["set", "image", "train", &format!("main={NEW}")]);
     assert_ne!(set.code, 0, "{set:?}");
-    assert!(set.stderr.contains("admitted by Kueue") && set.stderr.contains("Kueue would stop it"), "{set:?}");
+    assert!(
+        set.stderr.contains("admitted by Kueue") && set.stderr.contains("Kueue would stop it"),
+        "{set:?}"
+    );
     assert!(set.stderr.contains("--now"), "it offers --now: {set:?}");
     let restart_too = ns.plugin(&["set", "image", "train", &format!("main={NEW}"), "--restart"]);
     assert_ne!(restart_too.code, 0, "--restart is not --now: {restart_too:?}");
@@ -97,13 +106,17 @@ async fn now_with_wait_runs_the_new_template_after_readmission_and_keeps_the_lab
     let out = ns.kubectl(&["patch", "jobset", "train", "--type=json", "-p", label]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 
-    let now = ns.plugin(&["set", "image", "train", &format!("main={NEW}"), "--now", "--wait", "--timeout=3m"]);
+    let now =
+        ns.plugin(&["set", "image", "train", &format!("main={NEW}"), "--now", "--wait", "--timeout=3m"]);
     assert_eq!(now.code, 0, "{now:?}");
     assert!(now.stderr.contains("stopped by Kueue"), "{now:?}");
     assert!(now.stdout.contains("restarted (attempt 0 → 1)"), "{now:?}");
 
     let running = wait_jobs(&ns, "train", 2, false).await;
-    assert!(running.iter().all(|j| attempt_label(j) == Some(1) && image_of(j, 0) == NEW), "new attempt, new image");
+    assert!(
+        running.iter().all(|j| attempt_label(j) == Some(1) && image_of(j, 0) == NEW),
+        "new attempt, new image"
+    );
     let pods = wait_pods(&ns, "train", 2, &pods_before).await;
     assert!(pods.iter().all(|p| pod_image(p) == NEW), "the Pods run the new image");
     let js = ns.jobset("train").await;
@@ -111,7 +124,10 @@ async fn now_with_wait_runs_the_new_template_after_readmission_and_keeps_the_lab
         js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["metadata"]["labels"]["team"], "ml",
         "the label edit survives Kueue's restore: {js:#}"
     );
-    assert!(pods.iter().all(|p| p.metadata.labels.as_ref().unwrap().get("team").map(String::as_str) == Some("ml")));
+    assert!(
+        pods.iter()
+            .all(|p| p.metadata.labels.as_ref().unwrap().get("team").map(String::as_str) == Some("ml"))
+    );
     wait_admitted(&ns, "train").await;
 }
 
@@ -127,7 +143,9 @@ async fn a_requests_change_not_applied_yet_is_said_as_a_quota_mismatch() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     wait_for("the queued Workload to follow the new requests", WAIT, || async {
         let w = workload_of(&ns, "train").await?;
-        let cpu = w["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"].clone();
+        let cpu =
+            w["spec"]["podSets"][0]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"]
+                .clone();
         (cpu == "1500m").then_some(())
     })
     .await;
