@@ -262,25 +262,26 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l cluster -d 'The kubeconfig cluster to use' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l user -d 'The kubeconfig user to use' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as -d 'Username to impersonate for the operation' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s h -l help -d 'Print help'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -s h -l help -d 'Print help'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image update-strategy" -f -a "update-strategy" -d 'Set JobSets\' update strategy: NAME... STRATEGY (Never, Opportunistic or Immediate)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s l -l selector -d 'Select JobSets by label, e.g. `team=ml`' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l reason -d 'Why: recorded as the change cause of the new revision (default: the command)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l dry-run -d 'Change nothing: `client` shows the diff, `server` also runs admission (webhooks, CEL)' -r -f -a "none\t''
@@ -316,6 +317,29 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s V -l version -d 'Print version'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s l -l selector -d 'Select JobSets by label, e.g. `team=ml`' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l dry-run -d 'Change nothing: `client` says what would change, `server` also runs admission' -r -f -a "none\t''
+client\t'Print what would happen; send nothing'
+server\t'Send the patch with dryRun=All, so admission runs; store nothing'"
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s s -l server -d 'The API server\'s address, overriding the kubeconfig\'s (e.g. https://10.0.0.1:6443)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l token -d 'A bearer token to authenticate with, instead of the kubeconfig user\'s credentials' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l tls-server-name -d 'Server name to verify the API server\'s certificate against' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s n -l namespace -d 'Namespace to work in (default: the context\'s namespace)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l as -d 'Username to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l as-uid -d 'UID to impersonate for the operation' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s V -l version -d 'Print version'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s w -l watch -d 'Watch until done (`--watch=false`: look once and say where it stands)' -r -f -a "true\t''
 false\t''"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l timeout -d 'How long to watch before giving up (0: no limit)' -r
@@ -341,6 +365,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-namespace -d 'Namespace of the recorder\'s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l lease-duration -d 'How long the Lease holds without renewal (renewed every third of it)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l metrics-addr -d 'Where to serve /healthz, /readyz and /metrics (HOST:PORT, :PORT, or 0 for none)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l default-update-strategy -d 'The update strategy of JobSets without the kubectl-jobset.io/update-strategy annotation: RecordOnly (history only, never restarted), Never, Opportunistic or Immediate' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, then ~/.kube/config)' -r -F
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -357,6 +382,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s A -l all-namespaces -d 'Record JobSets in every namespace (default: the namespace of -n or the context)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l leader-elect -d 'Run as one of several replicas: only the holder of the Lease records'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l no-update-strategies -d 'Do not enforce update strategies (record history only; the recorder then needs no write access to jobsets/status)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -409,3 +435,4 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "__complete" -d 'Answer kubectl\'s plugin completion protocol (used by kubectl_complete-jobset)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and not __fish_seen_subcommand_from list diff restart history rollback set status recorder completion __complete help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "image" -d 'Set container images in JobSet templates: NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand help; and __fish_seen_subcommand_from set" -f -a "update-strategy" -d 'Set JobSets\' update strategy: NAME... STRATEGY (Never, Opportunistic or Immediate)'

@@ -410,6 +410,41 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*::args -- JobSet names (`NAME` or `jobset/NAME`), then one or more `\[REPLICATEDJOB/\]CONTAINER=IMAGE`:_default' \
 && ret=0
 ;;
+(update-strategy)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--dry-run=[Change nothing\: \`client\` says what would change, \`server\` also runs admission]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::args -- JobSet names (`NAME` or `jobset/NAME`), then the strategy:_default' \
+&& ret=0
+;;
         esac
     ;;
 esac
@@ -452,6 +487,7 @@ _arguments "${_arguments_options[@]}" : \
 '--lease-namespace=[Namespace of the recorder'\''s Lease (commands read it from KUBECTL_JOBSET_RECORDER_NAMESPACE)]:NAMESPACE:_default' \
 '--lease-duration=[How long the Lease holds without renewal (renewed every third of it)]:DURATION:_default' \
 '--metrics-addr=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none)]:ADDRESS:_default' \
+'--default-update-strategy=[The update strategy of JobSets without the kubectl-jobset.io/update-strategy annotation\: RecordOnly (history only, never restarted), Never, Opportunistic or Immediate]:STRATEGY:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -472,6 +508,7 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
 '--all-namespaces[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
 '--leader-elect[Run as one of several replicas\: only the holder of the Lease records]' \
+'--no-update-strategies[Do not enforce update strategies (record history only; the recorder then needs no write access to jobsets/status)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -585,6 +622,10 @@ _arguments "${_arguments_options[@]}" : \
         curcontext="${curcontext%:*:*}:kubectl-jobset-help-set-command-$line[1]:"
         case $line[1] in
             (image)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(update-strategy)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -721,6 +762,7 @@ _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__help__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset help set commands' commands "$@"
 }
@@ -728,6 +770,11 @@ _kubectl-jobset__subcmd__help__subcmd__set_commands() {
 _kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help set update-strategy commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__status_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__status_commands() {
@@ -763,6 +810,7 @@ _kubectl-jobset__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset set commands' commands "$@"
 }
@@ -770,6 +818,11 @@ _kubectl-jobset__subcmd__set_commands() {
 _kubectl-jobset__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set__subcmd__update-strategy_commands] )) ||
+_kubectl-jobset__subcmd__set__subcmd__update-strategy_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset set update-strategy commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__status_commands] )) ||
 _kubectl-jobset__subcmd__status_commands() {

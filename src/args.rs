@@ -47,6 +47,9 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
             CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
+        Command::Set(cli::SetArgs { command: cli::SetCommand::UpdateStrategy(args) }) => {
+            CommandPlan::SetUpdateStrategy(set_update_strategy_plan(&args, global)?)
+        }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
     };
@@ -215,6 +218,40 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
 
 /// `set image NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...`: names first, then images, as
 /// kubectl takes them; JobSets by name or by `-l` (never all of them implicitly).
+fn set_update_strategy_plan(
+    args: &cli::SetUpdateStrategyArgs,
+    global: &GlobalArgs,
+) -> Result<crate::commands::set_update_strategy::SetUpdateStrategyPlan> {
+    let Some((strategy, names)) = args.args.split_last() else {
+        return Err(Error::Usage("give the JobSet names, then the strategy".into()));
+    };
+    let strategy = strategy.parse().map_err(|e: crate::model::strategy::InvalidStrategy| {
+        Error::Usage(format!(
+            "{:?} is not an update strategy: the last argument is Never, Opportunistic or Immediate",
+            e.value
+        ))
+    })?;
+    if args.all_namespaces && args.selector.is_none() {
+        return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+    }
+    if names.is_empty() && args.selector.is_none() {
+        return Err(Error::Usage(
+            "name the JobSets (then the strategy), or select them with -l (with -A for every namespace)"
+                .into(),
+        ));
+    }
+    let select = cli::SelectArgs {
+        names: names.to_vec(),
+        all_namespaces: args.all_namespaces,
+        selector: args.selector.clone(),
+    };
+    Ok(crate::commands::set_update_strategy::SetUpdateStrategyPlan {
+        selection: selection(&select, global)?,
+        strategy,
+        dry_run: args.dry_run.into(),
+    })
+}
+
 fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetImagePlan> {
     let first_image = args.args.iter().position(|a| a.contains('=')).unwrap_or(args.args.len());
     let (names, images) = args.args.split_at(first_image);

@@ -468,6 +468,36 @@ pub enum SetCommand {
     /// the next restart; --restart restarts now.
     #[command(after_help = EXIT_CODES)]
     Image(SetImageArgs),
+
+    /// Set JobSets' update strategy: NAME... STRATEGY (Never, Opportunistic or Immediate).
+    ///
+    /// Writes the annotation kubectl-jobset.io/update-strategy with one JSON patch per
+    /// JobSet, guarded by the value read. Never: template changes are refused (with the
+    /// policy in deploy/update-strategies.yaml). Opportunistic: they apply at the next
+    /// restart, and a queued JobSet is refreshed while suspended. Immediate: the recorder
+    /// restarts the JobSet once per template change. The recorder enforces the last two.
+    #[command(name = "update-strategy", after_help = EXIT_CODES)]
+    UpdateStrategy(SetUpdateStrategyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetUpdateStrategyArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`), then the strategy.
+    #[arg(value_name = "NAME|STRATEGY", required = true)]
+    pub args: Vec<String>,
+
+    /// Select JobSets in every namespace (with -l).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Select JobSets by label, e.g. `team=ml`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// Change nothing: `client` says what would change, `server` also runs admission.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
 }
 
 #[derive(Debug, Args)]

@@ -57,6 +57,11 @@ pub async fn run(
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
+    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts).filter(|(_, d)| d.has_drift()) {
+        if let Some(words) = crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), drift) {
+            writeln!(err, "jobset {}/{}: {words}", jobset.namespace(), jobset.name())?;
+        }
+    }
     // One JobSet's problem is the command's error itself (said once, last, as kubectl
     // ends); among several, each is said on its own line, then how many failed.
     if let [JobSetDrift { error: Some(why), namespace, name, .. }] = drifts.as_slice() {

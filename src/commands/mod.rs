@@ -9,6 +9,7 @@ pub mod list;
 pub mod restart;
 pub mod rollback;
 pub mod set_image;
+pub mod set_update_strategy;
 pub mod status;
 
 use std::io::Write;
@@ -50,6 +51,7 @@ pub enum CommandPlan {
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
     SetImage(set_image::SetImagePlan, Prompt),
+    SetUpdateStrategy(set_update_strategy::SetUpdateStrategyPlan),
     Status(status::StatusPlan),
     Recorder(crate::recorder::RecorderPlan),
 }
@@ -64,6 +66,7 @@ impl CommandPlan {
             CommandPlan::History(p) => &mut p.selection,
             CommandPlan::Rollback(p, _) => &mut p.selection,
             CommandPlan::SetImage(p, _) => &mut p.selection,
+            CommandPlan::SetUpdateStrategy(p) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
@@ -96,6 +99,7 @@ impl CommandPlan {
             CommandPlan::SetImage(plan, prompt) => {
                 set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
+            CommandPlan::SetUpdateStrategy(plan) => set_update_strategy::run(cluster, plan, out, err).await,
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
             CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
         }

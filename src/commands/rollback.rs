@@ -72,6 +72,9 @@ pub async fn run(
     if let Some(why) = rollback::refusal(jobset) {
         return Err(refused(jobset, why));
     }
+    if let Some(why) = crate::plan::strategy::never_refusal(jobset) {
+        return Err(refused(jobset, why));
+    }
     let target = target_revision(&view, plan.to_revision)?;
     let ops = match rollback::plan(jobset, target) {
         Decision::AlreadyThere => {
@@ -277,7 +280,11 @@ async fn finish(
         None => writeln!(out, "{what} rolled back to revision {target}{now}")?,
     }
     let Some(after) = &plan.restart else {
-        if plan.format.is_none() {
+        if plan.format.is_none()
+            && let Some(next) = crate::plan::strategy::after_change_words(jobset)
+        {
+            writeln!(out, "next: {next}")?;
+        } else if plan.format.is_none() {
             writeln!(
                 out,
                 "the running Jobs keep their template until the next restart: {}/{} jobs are now outdated \

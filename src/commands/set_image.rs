@@ -78,6 +78,17 @@ pub async fn run(
             return Err(refused(jobset, why));
         }
         if !change.is_empty()
+            && let Some(why) = crate::plan::strategy::never_refusal(jobset)
+        {
+            // Named: refused; selected by label: skipped, under its own reason.
+            if !plan.selection.names.is_empty() {
+                return Err(refused(jobset, why));
+            }
+            writeln!(err, "skipped {}: {why}", subject(jobset))?;
+            changes.push(TemplateChange { templates: Vec::new(), images: Vec::new() });
+            continue;
+        }
+        if !change.is_empty()
             && !plan.now
             && !plan.handover
             && let Some(kueue) = fleet.kueue_of(jobset).filter(|k| k.is_admitted())
@@ -133,7 +144,9 @@ pub async fn run(
         }
         let object = apply(cluster, jobset, change, plan).await?;
         if plan.format.is_none() {
-            writeln!(out, "{what} image updated{}{}", place(jobset, several), plan.dry_run.suffix())?;
+            let next = crate::plan::strategy::after_change_words(jobset).map(|w| format!(": {w}"));
+            let next = next.unwrap_or_default();
+            writeln!(out, "{what} image updated{}{}{next}", place(jobset, several), plan.dry_run.suffix())?;
         }
         if plan.dry_run == DryRun::None {
             record_event(cluster, jobset, change, &who, &plan.cause).await;

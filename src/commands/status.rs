@@ -47,6 +47,9 @@ pub async fn run(
     let mut attempt = jobset.attempt();
     let mut printer = Printer { progress: plan.progress && plan.watch, last: String::new() };
     let verdict = assess(jobset, fleet.jobs_of(jobset), &drifts[0], attempt);
+    if let Some(words) = crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), &drifts[0]) {
+        writeln!(err, "{words}")?;
+    }
     match conclude(&verdict, &mut printer, out)? {
         Some(status) => return status,
         None if !plan.watch => {

@@ -287,6 +287,93 @@ pub fn next_step(strategy: &Effective, state: State) -> String {
     }
 }
 
+/// The guarded JSON patch that sets the annotation to `strategy`, or None when it already
+/// says so. Guarded by the value read (a `test` op), or by the resourceVersion when the
+/// annotation is absent (a test op cannot test for absence).
+pub fn annotation_patch(jobset: &JobSet, strategy: UpdateStrategy) -> Option<json_patch::Patch> {
+    use crate::model::patch::{add, pointer, replace, test, test_resource_version};
+    use crate::model::strategy::ANNOTATION;
+    let annotations = jobset.metadata.annotations.as_ref();
+    let current = annotations.and_then(|a| a.get(ANNOTATION));
+    if current.map(String::as_str) == Some(strategy.as_str()) {
+        return None;
+    }
+    let ops = match (annotations, current) {
+        (_, Some(old)) => vec![
+            test(pointer(&["metadata", "annotations", ANNOTATION]), old.as_str()),
+            replace(pointer(&["metadata", "annotations", ANNOTATION]), strategy.as_str()),
+        ],
+        (Some(_), None) => vec![
+            test_resource_version(jobset.metadata.resource_version.clone()),
+            add(pointer(&["metadata", "annotations", ANNOTATION]), strategy.as_str()),
+        ],
+        (None, None) => vec![
+            test_resource_version(jobset.metadata.resource_version.clone()),
+            add(pointer(&["metadata", "annotations"]), json!({ANNOTATION: strategy.as_str()})),
+        ],
+    };
+    Some(json_patch::Patch(ops))
+}
+
+/// What a strategy means for a JobSet from now on, in one line (after `set update-strategy`).
+pub fn meaning(strategy: UpdateStrategy) -> &'static str {
+    match strategy {
+        UpdateStrategy::Never => "its templates can no longer change (refused at admission)",
+        UpdateStrategy::Opportunistic => {
+            "template changes apply at its next restart; while queued, the recorder refreshes its Jobs"
+        }
+        UpdateStrategy::Immediate => {
+            "the recorder restarts it once per template change (not counted towards maxRestarts)"
+        }
+    }
+}
+
+/// Why a template change to this JobSet is refused before anything is sent: its
+/// annotation says Never (the admission policy would refuse it too, where installed).
+pub fn never_refusal(jobset: &JobSet) -> Option<String> {
+    use crate::model::strategy::{ANNOTATION, annotated};
+    (annotated(jobset) == Some(Ok(UpdateStrategy::Never))).then(|| {
+        format!(
+            "refused: Never (annotation {ANNOTATION}=Never): its templates cannot change; to allow it, \
+             {} first",
+            crate::hint::kubectl_jobset(
+                &format!("set update-strategy {} Opportunistic", jobset.name()),
+                jobset.namespace()
+            )
+        )
+    })
+}
+
+/// What happens next after a template change, for a JobSet that carries the annotation
+/// (None without one: the CLI does not know the recorder's default).
+pub fn after_change_words(jobset: &JobSet) -> Option<String> {
+    use crate::model::strategy::{DefaultStrategy, effective};
+    let _annotated = crate::model::strategy::annotated(jobset)?;
+    Some(next_step(&effective(jobset, DefaultStrategy::RecordOnly), crate::diff::state_of(jobset)))
+}
+
+/// What `diff` and `status` say happens next to a JobSet whose Jobs drift, for a JobSet
+/// that carries the annotation (None without one, or when nothing drifts).
+pub fn drift_words(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift) -> Option<String> {
+    use crate::model::strategy::{DefaultStrategy, effective};
+    let _annotated = crate::model::strategy::annotated(jobset)?;
+    let strategy = effective(jobset, DefaultStrategy::RecordOnly);
+    let name = strategy.strategy().map(|s| s.to_string()).unwrap_or_else(|| "(invalid)".into());
+    let words = match decide(jobset, jobs, drift, &strategy) {
+        Decision::Idle(Idle::UpToDate) => return None,
+        Decision::Act(Action::Restart { kind: RestartKind::Immediate, .. }) => {
+            "restarting now (Immediate)".to_owned()
+        }
+        Decision::Act(Action::Restart { kind: RestartKind::QueuedRefresh, strategy, .. }) => {
+            format!("refreshed while queued ({strategy}): it resumes on the spec's templates")
+        }
+        Decision::Act(Action::Stall { revision, .. }) => Idle::Stalled { revision }.words(),
+        Decision::Idle(Idle::Never) => "refused: Never (these Jobs predate the annotation)".to_owned(),
+        Decision::Idle(idle) => idle.words(),
+    };
+    Some(format!("update strategy {name}: {words}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -600,5 +687,66 @@ mod tests {
         assert!(
             next_step(&Effective::RecordOnly, State::Compared).starts_with("applies at the next restart")
         );
+    }
+    #[test]
+    fn the_annotation_patch_is_guarded_by_what_was_read() {
+        let js = jobset(0, false, json!([]));
+        assert_eq!(annotation_patch(&js, UpdateStrategy::Immediate), None, "already Immediate");
+        let ops = serde_json::to_value(annotation_patch(&js, UpdateStrategy::Never).unwrap()).unwrap();
+        assert_eq!(
+            ops,
+            json!([
+                {"op": "test", "path": "/metadata/annotations/kubectl-jobset.io~1update-strategy", "value": "Immediate"},
+                {"op": "replace", "path": "/metadata/annotations/kubectl-jobset.io~1update-strategy", "value": "Never"}
+            ])
+        );
+        let mut raw = js.object();
+        raw["metadata"]["resourceVersion"] = json!("7");
+        raw["metadata"]["annotations"] = json!({"other": "x"});
+        let other = JobSet::from_raw(raw.clone()).unwrap();
+        let ops =
+            serde_json::to_value(annotation_patch(&other, UpdateStrategy::Opportunistic).unwrap()).unwrap();
+        assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "7"}));
+        assert_eq!(ops[1]["op"], "add");
+        raw["metadata"].as_object_mut().unwrap().remove("annotations");
+        let bare = JobSet::from_raw(raw).unwrap();
+        let ops =
+            serde_json::to_value(annotation_patch(&bare, UpdateStrategy::Opportunistic).unwrap()).unwrap();
+        assert_eq!(
+            ops[1],
+            json!({"op": "add", "path": "/metadata/annotations",
+            "value": {"kubectl-jobset.io/update-strategy": "Opportunistic"}})
+        );
+    }
+    #[test]
+    fn drift_words_say_what_happens_next_for_annotated_jobsets_only() {
+        let js = jobset(0, false, json!([]));
+        let d = drift(&js, &["js-w-0"]);
+        assert_eq!(
+            drift_words(&js, &jobs(0), &d).unwrap(),
+            "update strategy Immediate: restarting now (Immediate)"
+        );
+        assert_eq!(drift_words(&js, &jobs(0), &drift(&js, &[])), None, "nothing drifts");
+        let mut raw = js.object();
+        raw["metadata"]["annotations"] = json!({"kubectl-jobset.io/update-strategy": "Opportunistic"});
+        let opp = JobSet::from_raw(raw.clone()).unwrap();
+        assert_eq!(
+            drift_words(&opp, &jobs(0), &d).unwrap(),
+            "update strategy Opportunistic: applies at the next restart (Opportunistic)"
+        );
+        raw["metadata"]["annotations"] = json!({"kubectl-jobset.io/update-strategy": "Never"});
+        let never = JobSet::from_raw(raw.clone()).unwrap();
+        assert!(
+            never_refusal(&never)
+                .unwrap()
+                .starts_with("refused: Never (annotation kubectl-jobset.io/update-strategy=Never)")
+        );
+        assert!(drift_words(&never, &jobs(0), &d).unwrap().contains("refused: Never"));
+        raw["metadata"].as_object_mut().unwrap().remove("annotations");
+        let plain = JobSet::from_raw(raw).unwrap();
+        assert_eq!(drift_words(&plain, &jobs(0), &d), None, "the CLI does not know the recorder's default");
+        assert_eq!(after_change_words(&plain), None);
+        assert_eq!(never_refusal(&plain), None);
+        assert_eq!(after_change_words(&opp).unwrap(), "applies at the next restart (Opportunistic)");
     }
 }

@@ -450,3 +450,78 @@ async fn two_replicas_and_a_killed_leader_make_one_restart_per_revision() {
     assert_eq!(js["status"]["restartsCountTowardsMax"].as_i64().unwrap_or(0), 0);
     drop(third);
 }
+
+fn annotation_of(jobset: &Value) -> Option<String> {
+    jobset["metadata"]["annotations"][ANNOTATION].as_str().map(str::to_owned)
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_cli_sets_and_shows_the_strategy_and_honours_never_before_sending() {
+    let ns = TestNs::new("st-cli").await;
+    ns.create(&manifest("opp", None, 1, "busybox:1", ""));
+    ns.create(&manifest("fixed", Some("Never"), 1, "busybox:1", ""));
+    ns.kubectl(&["label", "jobset", "opp", "fixed", "team=x"]);
+    ns.wait_for_attempt_jobs("opp", 0, 1).await;
+    ns.wait_for_attempt_jobs("fixed", 0, 1).await;
+
+    // set update-strategy: a dry run changes nothing; then set, then unchanged.
+    let out = ns.plugin(&["set", "update-strategy", "opp", "Opportunistic", "--dry-run"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("update strategy set to Opportunistic (was unset) (dry run)"), "{out:?}");
+    assert_eq!(annotation_of(&ns.jobset("opp").await), None);
+    let out = ns.plugin(&["set", "update-strategy", "opp", "Opportunistic"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("template changes apply at its next restart"), "{out:?}");
+    assert_eq!(annotation_of(&ns.jobset("opp").await).as_deref(), Some("Opportunistic"));
+    let out = ns.plugin(&["set", "update-strategy", "opp", "Opportunistic"]);
+    assert!(out.stdout.contains("update strategy unchanged (Opportunistic)"), "{out:?}");
+    let out = ns.plugin(&["set", "update-strategy", "opp", "sometimes"]);
+    assert_eq!(out.code, 2, "a usage error: {out:?}");
+    assert!(out.stderr.contains("Never, Opportunistic or Immediate"), "{out:?}");
+
+    // list shows it.
+    let out = ns.plugin(&["list"]);
+    let header: Vec<&str> = out.stdout.lines().next().unwrap().split_whitespace().collect();
+    let column = header.iter().position(|h| *h == "STRATEGY").unwrap_or_else(|| panic!("{out:?}"));
+    let cell = |name: &str| {
+        let row = out.stdout.lines().find(|l| l.starts_with(name)).unwrap();
+        row.split_whitespace().nth(column).unwrap().to_owned()
+    };
+    assert_eq!((cell("opp"), cell("fixed")), ("Opportunistic".into(), "Never".into()), "{out:?}");
+
+    // set image: a Never JobSet named is refused before anything is sent (this namespace
+    // allows template changes, so the refusal is the command's own).
+    let out = ns.plugin(&["set", "image", "fixed", "main=busybox:2", "-y"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("refused: Never (annotation kubectl-jobset.io/update-strategy=Never)"),
+        "{out:?}"
+    );
+    assert_eq!(support::images(&ns.jobset("fixed").await), vec!["busybox:1"]);
+    // By label: Never JobSets are skipped under their own reason, the others say what is next.
+    let out = ns.plugin(&["set", "image", "-l", "team=x", "main=busybox:2", "-y"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("skipped jobset.jobset.x-k8s.io/fixed: refused: Never"), "{out:?}");
+    assert!(out.stdout.contains("opp image updated: applies at the next restart (Opportunistic)"), "{out:?}");
+    assert_eq!(support::images(&ns.jobset("fixed").await), vec!["busybox:1"]);
+
+    // diff says what happens next.
+    let out = ns.plugin(&["diff", "opp"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("update strategy Opportunistic: applies at the next restart (Opportunistic)"),
+        "{out:?}"
+    );
+
+    // restart --if-outdated skips a Never JobSet that drifts (changed before it was Never).
+    ns.kubectl(&["annotate", "jobset", "fixed", &format!("{ANNOTATION}=Opportunistic"), "--overwrite"]);
+    set_image(&ns, "fixed", "busybox:2").await.unwrap();
+    ns.kubectl(&["annotate", "jobset", "fixed", &format!("{ANNOTATION}=Never"), "--overwrite"]);
+    let out = ns.plugin(&["restart", "--if-outdated", "-l", "team=x"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    let said = format!("{}{}", out.stdout, out.stderr);
+    assert!(said.contains("update strategy Never"), "{out:?}");
+    assert_eq!(restarts(&ns.jobset("fixed").await), 0, "Never: not restarted");
+    assert_eq!(restarts(&ns.jobset("opp").await), 1, "the drifting Opportunistic JobSet was restarted");
+}
