@@ -480,6 +480,38 @@ _arguments "${_arguments_options[@]}" : \
 ':name -- The JobSet:_default' \
 && ret=0
 ;;
+(admission)
+_arguments "${_arguments_options[@]}" : \
+'--dry-run=[With --apply, change nothing\: \`client\` says what would change, \`server\` sends it with dryRun=All]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--webhook-configuration=[The ValidatingWebhookConfiguration of upstream'\''s JobSet webhook]:NAME:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace)]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--apply[Create the opt-in policy and patch the webhook configuration]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (recorder)
 _arguments "${_arguments_options[@]}" : \
 '-l+[Only JobSets matching this label selector, e.g. \`team=ml\`]:SELECTOR:_default' \
@@ -637,6 +669,10 @@ esac
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(admission)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (recorder)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -674,6 +710,7 @@ _kubectl-jobset_commands() {
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'admission:Check how the cluster treats JobSet template updates, and opt in on a stock install' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
@@ -685,6 +722,11 @@ _kubectl-jobset_commands() {
 _kubectl-jobset__subcmd____complete_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__admission_commands] )) ||
+_kubectl-jobset__subcmd__admission_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset admission commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__completion_commands] )) ||
 _kubectl-jobset__subcmd__completion_commands() {
@@ -706,6 +748,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
+'admission:Check how the cluster treats JobSet template updates, and opt in on a stock install' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
 '__complete:Answer kubectl'\''s plugin completion protocol (used by kubectl_complete-jobset)' \
@@ -717,6 +760,11 @@ _kubectl-jobset__subcmd__help_commands() {
 _kubectl-jobset__subcmd__help__subcmd____complete_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__admission_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__admission_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help admission commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__completion_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__completion_commands() {

@@ -51,6 +51,11 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             CommandPlan::SetUpdateStrategy(set_update_strategy_plan(&args, global)?)
         }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
+        Command::Admission(args) => CommandPlan::Admission(crate::commands::admission::AdmissionPlan {
+            webhook_configuration: args.webhook_configuration.clone(),
+            apply: args.apply,
+            dry_run: args.dry_run.into(),
+        }),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })

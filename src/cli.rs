@@ -106,6 +106,18 @@ pub enum Command {
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
     #[command(after_help = STATUS_EXIT_CODES)]
     Status(StatusArgs),
+
+    /// Check how the cluster treats JobSet template updates, and opt in on a stock install.
+    ///
+    /// Says whether upstream's JobSet webhook refuses template changes (upstream strict),
+    /// checks no UPDATE (relaxed), or skips JobSets whose update strategy is Opportunistic
+    /// or Immediate (the opt-in), and whether our policies are installed. Prints the patch
+    /// that opts in; --apply creates the policy of deploy/stock-opt-in.yaml (what the
+    /// webhook still checks for opted-in JobSets) and sends the patch, guarded by the
+    /// configuration's resourceVersion. Every JobSet without the opt-in stays as strict as
+    /// upstream.
+    #[command(after_help = EXIT_CODES)]
+    Admission(AdmissionArgs),
     /// Keep every JobSet's history as it happens: a controller that runs until stopped.
     ///
     /// Watches JobSets and their Jobs, records a revision the moment a JobSet's templates
@@ -544,6 +556,23 @@ pub struct SetImageArgs {
     /// Print the changed JobSets instead of a sentence each.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<MutationOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct AdmissionArgs {
+    /// Create the opt-in policy and patch the webhook configuration.
+    #[arg(long)]
+    pub apply: bool,
+
+    /// With --apply, change nothing: `client` says what would change, `server` sends it
+    /// with dryRun=All.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client", requires = "apply")]
+    pub dry_run: DryRunMode,
+
+    /// The ValidatingWebhookConfiguration of upstream's JobSet webhook.
+    #[arg(long, value_name = "NAME", default_value = "jobset-validating-webhook-configuration")]
+    pub webhook_configuration: String,
 }
 
 #[derive(Debug, Args)]

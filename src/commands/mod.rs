@@ -3,6 +3,7 @@
 //! `crate::execute` and `crate::cluster`, and renders into writers. No command imports
 //! another.
 
+pub mod admission;
 pub mod diff;
 pub mod history;
 pub mod list;
@@ -54,6 +55,7 @@ pub enum CommandPlan {
     SetUpdateStrategy(set_update_strategy::SetUpdateStrategyPlan),
     Status(status::StatusPlan),
     Recorder(crate::recorder::RecorderPlan),
+    Admission(admission::AdmissionPlan),
 }
 
 impl CommandPlan {
@@ -68,6 +70,7 @@ impl CommandPlan {
             CommandPlan::SetImage(p, _) => &mut p.selection,
             CommandPlan::SetUpdateStrategy(p) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
+            CommandPlan::Admission(_) => return self,
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
                     p.namespace = Some(namespace.to_owned());
@@ -102,6 +105,7 @@ impl CommandPlan {
             CommandPlan::SetUpdateStrategy(plan) => set_update_strategy::run(cluster, plan, out, err).await,
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
             CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
+            CommandPlan::Admission(plan) => admission::run(cluster, plan, out).await,
         }
     }
 }

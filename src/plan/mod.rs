@@ -2,6 +2,7 @@
 //! guarded patch to send or the reason not to. Everything here is pure and tested
 //! without a cluster; `execute` and `commands` send what these modules decide.
 
+pub mod admission;
 pub mod handover;
 pub mod lost_write;
 pub mod restart;

@@ -525,3 +525,105 @@ async fn the_cli_sets_and_shows_the_strategy_and_honours_never_before_sending() 
     assert_eq!(restarts(&ns.jobset("fixed").await), 0, "Never: not restarted");
     assert_eq!(restarts(&ns.jobset("opp").await), 1, "the drifting Opportunistic JobSet was restarted");
 }
+
+/// Takes our matchConditions entry off the JobSet webhook again when dropped (the test
+/// cluster stays as upstream registers it).
+struct OptInUndo;
+
+impl Drop for OptInUndo {
+    fn drop(&mut self) {
+        let h = harness();
+        let kubectl = |args: &[&str]| {
+            Command::new(&h.kubectl)
+                .arg("--kubeconfig")
+                .arg(&h.kubeconfig)
+                .args(args)
+                .env_remove("KUBECONFIG")
+                .output()
+                .unwrap()
+        };
+        let got = kubectl(&[
+            "get",
+            "validatingwebhookconfiguration",
+            "jobset-validating-webhook-configuration",
+            "-o",
+            "json",
+        ]);
+        let Ok(config) = serde_json::from_slice::<Value>(&got.stdout) else { return };
+        let mut ops = Vec::new();
+        for (i, w) in config["webhooks"].as_array().into_iter().flatten().enumerate() {
+            let conditions = w["matchConditions"].as_array().cloned().unwrap_or_default();
+            for (j, c) in conditions.iter().enumerate().rev() {
+                if c["name"] == "kubectl-jobset-update-strategy-opt-in" {
+                    ops.push(json!({"op": "remove", "path": format!("/webhooks/{i}/matchConditions/{j}")}));
+                }
+            }
+        }
+        if !ops.is_empty() {
+            let patch = serde_json::to_string(&ops).unwrap();
+            let _ = kubectl(&[
+                "patch",
+                "validatingwebhookconfiguration",
+                "jobset-validating-webhook-configuration",
+                "--type=json",
+                "-p",
+                &patch,
+            ]);
+        }
+    }
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn on_upstreams_strict_registration_the_opt_in_lets_only_opted_in_jobsets_change_templates() {
+    // Upstream's own UPDATE check applies in this namespace.
+    let ns = TestNs::immutable("st-stock").await;
+    ns.create(&manifest("opted", Some("Opportunistic"), 1, "busybox:1", RESTARTABLE));
+    ns.create(&manifest("strict", None, 1, "busybox:1", RESTARTABLE));
+    ns.wait_for_attempt_jobs("opted", 0, 1).await;
+    let _undo = OptInUndo;
+    drop(OptInUndo); // start from upstream's registration, whatever an earlier run left
+    let out = ns.plugin(&["admission"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.starts_with("upstream strict: vjobset-update.kb.io"), "{out:?}");
+    let err = set_image(&ns, "opted", "busybox:2").await.expect_err("upstream refuses before the opt-in");
+    assert!(err.to_string().contains("immutable") || err.to_string().contains("denied"), "{err}");
+
+    let out = ns.plugin(&["admission", "--apply", "--dry-run"]);
+    assert!(out.stdout.contains("patched (dry run)"), "{out:?}");
+    let out = ns.plugin(&["admission", "--apply"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("jobset-validating-webhook-configuration patched"), "{out:?}");
+    let out = ns.plugin(&["admission"]);
+    assert!(out.stdout.starts_with("opt-in: vjobset-update.kb.io"), "{out:?}");
+    assert!(out.stdout.contains("policy kubectl-jobset-opt-in: present"), "{out:?}");
+    let out = ns.plugin(&["admission", "--apply"]);
+    assert!(out.stdout.contains("unchanged: nothing to opt in"), "idempotent: {out:?}");
+
+    // The opted-in JobSet's image change is accepted (once the API server sees the new
+    // registration) and applied at its next restart.
+    wait_for("the opt-in to reach admission", Duration::from_secs(30), || async {
+        set_image(&ns, "opted", "busybox:2").await.ok()
+    })
+    .await;
+    let old = ns.wait_for_attempt_jobs("opted", 0, 1).await;
+    assert_eq!(images_of_attempt(&old), vec!["busybox:1"], "running Jobs keep their template");
+    ns.fail_job("opted-w-0").await;
+    let new = ns.wait_for_attempt_jobs("opted", 1, 1).await;
+    assert_eq!(images_of_attempt(&new), vec!["busybox:2"], "the next restart takes the new template");
+    // A JobSet without the annotation is still refused by upstream's webhook.
+    let err = set_image(&ns, "strict", "busybox:2").await.expect_err("not opted in: still strict");
+    assert!(!err.to_string().contains("ValidatingAdmissionPolicy"), "refused by the webhook: {err}");
+    // What the webhook would still have checked is kept for the opted-in one.
+    let patch = json!({"spec": {"managedBy": "example.com/other"}});
+    let err = ns
+        .jobsets()
+        .patch("opted", &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .expect_err("managedBy stays immutable");
+    assert!(err.to_string().contains("spec.managedBy is immutable"), "{err}");
+    let patch = json!([{"op": "replace", "path": "/spec/replicatedJobs/0/replicas", "value": 2}]);
+    let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
+    let err = ns.jobsets().patch("opted", &PatchParams::default(), &Patch::Json::<()>(patch)).await;
+    assert!(err.unwrap_err().to_string().contains("replicas cannot change"));
+}
