@@ -277,23 +277,6 @@ pub fn is_precondition_failure(err: &Error) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn bodies_are_encoded_as_the_api_server_encodes_them() {
-        let value = json!({"command": ["sh", "-c", "a && b <c> \u{2028}"], "ключ": "é\n\"", "n": 1.5});
-        let text = String::from_utf8(apiserver_json(&value)).unwrap();
-        assert_eq!(
-            text,
-            r#"{"command":["sh","-c","a \u0026\u0026 b \u003cc\u003e \u2028"],"ключ":"é\n\"","n":1.5}"#
-        );
-        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value, "the same JSON value");
-    }
-}
-
 impl Cluster {
     /// Kueue's Workloads in `namespace` (or all), each reduced as its page arrives; None
     /// when the cluster serves no Kueue (or we may not list Workloads: then Kueue is
@@ -327,5 +310,22 @@ impl Cluster {
             }
         }
         Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bodies_are_encoded_as_the_api_server_encodes_them() {
+        let value = json!({"command": ["sh", "-c", "a && b <c> \u{2028}"], "ключ": "é\n\"", "n": 1.5});
+        let text = String::from_utf8(apiserver_json(&value)).unwrap();
+        assert_eq!(
+            text,
+            r#"{"command":["sh","-c","a \u0026\u0026 b \u003cc\u003e \u2028"],"ключ":"é\n\"","n":1.5}"#
+        );
+        assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value, "the same JSON value");
     }
 }

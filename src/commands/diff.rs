@@ -57,7 +57,7 @@ pub async fn run(
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
-    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts).filter(|(_, d)| d.has_drift()) {
+    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts) {
         if let Some(words) = crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), drift) {
             writeln!(err, "jobset {}/{}: {words}", jobset.namespace(), jobset.name())?;
         }

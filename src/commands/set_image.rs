@@ -77,6 +77,9 @@ pub async fn run(
         {
             return Err(refused(jobset, why));
         }
+        if let Some(Err(invalid)) = crate::model::strategy::annotated(jobset) {
+            writeln!(err, "warning: {}: {invalid}", subject(jobset))?;
+        }
         if !change.is_empty()
             && let Some(why) = crate::plan::strategy::never_refusal(jobset)
         {

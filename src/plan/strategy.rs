@@ -549,7 +549,7 @@ mod tests {
         // Once the stall is recorded, nothing more for this revision.
         let stalled = stalled_condition(&js, &revision, 1, 1, NOW);
         let js = jobset(1, false, json!([stalled]));
-        assert_eq!(mark_of(&js).unwrap().stalled, true);
+        assert!(mark_of(&js).unwrap().stalled);
         let got = decide(&js, &jobs(1), &drift(&js, &["js-w-0"]), &immediate());
         assert_eq!(got, Decision::Idle(Idle::Stalled { revision }));
         // Even after a natural restart (attempt 2) that still drifts: never a loop.
