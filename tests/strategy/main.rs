@@ -506,13 +506,14 @@ async fn the_cli_sets_and_shows_the_strategy_and_honours_never_before_sending() 
     assert!(out.stdout.contains("opp image updated: applies at the next restart (Opportunistic)"), "{out:?}");
     assert_eq!(support::images(&ns.jobset("fixed").await), vec!["busybox:1"]);
 
-    // diff says what happens next.
+    // diff and status say what happens next.
+    let next = "update strategy Opportunistic: applies at the next restart (Opportunistic)";
     let out = ns.plugin(&["diff", "opp"]);
     assert_eq!(out.code, 1, "{out:?}");
-    assert!(
-        out.stderr.contains("update strategy Opportunistic: applies at the next restart (Opportunistic)"),
-        "{out:?}"
-    );
+    assert!(out.stderr.contains(next), "{out:?}");
+    let out = ns.plugin(&["status", "opp", "--watch=false"]);
+    assert_eq!(out.code, 1, "not rolled out: {out:?}");
+    assert!(out.stderr.contains(next), "{out:?}");
 
     // restart --if-outdated skips a Never JobSet that drifts (changed before it was Never).
     ns.kubectl(&["annotate", "jobset", "fixed", &format!("{ANNOTATION}=Opportunistic"), "--overwrite"]);
@@ -524,6 +525,18 @@ async fn the_cli_sets_and_shows_the_strategy_and_honours_never_before_sending() 
     assert!(said.contains("update strategy Never"), "{out:?}");
     assert_eq!(restarts(&ns.jobset("fixed").await), 0, "Never: not restarted");
     assert_eq!(restarts(&ns.jobset("opp").await), 1, "the drifting Opportunistic JobSet was restarted");
+
+    // rollback: says what is next, and refuses a Never JobSet before sending.
+    let out = ns.plugin(&["rollback", "opp", "-y"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stdout.contains("next: applies at the next restart (Opportunistic)"), "{out:?}");
+    let out = ns.plugin(&["rollback", "fixed", "-y"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains("refused: Never (annotation kubectl-jobset.io/update-strategy=Never)"),
+        "{out:?}"
+    );
+    assert_eq!(support::images(&ns.jobset("fixed").await), vec!["busybox:2"], "unchanged");
 }
 
 /// Takes our matchConditions entry off the JobSet webhook again when dropped (the test
