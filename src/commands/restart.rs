@@ -56,6 +56,11 @@ pub async fn run(
     let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
+    for js in &fleet.jobsets {
+        if let Some(Err(invalid)) = crate::model::strategy::annotated(js) {
+            writeln!(err, "warning: jobset {}/{}: {invalid}", js.namespace(), js.name())?;
+        }
+    }
     // What happens instead of a restart, if anything: --if-outdated skips JobSets without
     // drift, and fails those whose drift is unknown (their templates could not be compared).
     let skips: Vec<Option<Outcome>> = drifts

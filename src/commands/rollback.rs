@@ -75,6 +75,9 @@ pub async fn run(
     if let Some(why) = crate::plan::strategy::never_refusal(jobset) {
         return Err(refused(jobset, why));
     }
+    if let Some(Err(invalid)) = crate::model::strategy::annotated(jobset) {
+        writeln!(err, "warning: {invalid}")?;
+    }
     let target = target_revision(&view, plan.to_revision)?;
     let ops = match rollback::plan(jobset, target) {
         Decision::AlreadyThere => {
