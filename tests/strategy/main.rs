@@ -6,6 +6,8 @@
 
 #![allow(clippy::print_stderr)] // the log of a failed recorder, on a failed test
 
+#[path = "../support/netproxy_client.rs"]
+mod netproxy_client;
 #[path = "../support/cluster/mod.rs"]
 mod support;
 
@@ -32,12 +34,16 @@ struct Recorder {
 
 impl Recorder {
     fn start(ns: &TestNs, label: &str, extra: &[&str]) -> Recorder {
+        Recorder::start_with(&harness().kubeconfig, ns, label, extra)
+    }
+
+    fn start_with(kubeconfig: &std::path::Path, ns: &TestNs, label: &str, extra: &[&str]) -> Recorder {
         let h = harness();
         let log = h.state.join(format!("strategy-{}-{label}.log", ns.name));
         let file = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
             .arg("recorder")
-            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
+            .args(["--kubeconfig", kubeconfig.to_str().unwrap()])
             .args(["-n", &ns.name, "--lease-namespace", &ns.name, "--metrics-addr", "127.0.0.1:0"])
             .args(extra)
             .env_remove("KUBECONFIG")
@@ -639,4 +645,45 @@ async fn on_upstreams_strict_registration_the_opt_in_lets_only_opted_in_jobsets_
     let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
     let err = ns.jobsets().patch("opted", &PatchParams::default(), &Patch::Json::<()>(patch)).await;
     assert!(err.unwrap_err().to_string().contains("replicas cannot change"));
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_leader_killed_while_its_restart_is_in_flight_still_makes_one_restart() {
+    let ns = TestNs::new("st-kill").await;
+    // The leader talks through a slow link (250 ms each way): its restart patch is on its
+    // way for a quarter of a second, and its answer for another. It is killed (kill -9)
+    // before the patch can arrive, then (another JobSet) after it arrived but before the
+    // answer did.
+    let h = harness();
+    let link = netproxy_client::NetProxy::delay_for_cluster(&h.state, 250);
+    let slow = h.state.join(format!("strategy-{}-slow.kubeconfig", ns.name));
+    link.kubeconfig_via(&h.kubeconfig, &slow);
+    let scope = ["--leader-elect", "--lease-duration", "3s", "--request-timeout", "30s"];
+    for (i, kill_after_ms) in [150u64, 400].into_iter().enumerate() {
+        let name = format!("train-{i}");
+        ns.create(&manifest(&name, Some("Immediate"), 2, "busybox:1", RESTARTABLE));
+        ns.wait_for_attempt_jobs(&name, 0, 2).await;
+        let mut leader = Recorder::start_with(&slow, &ns, &format!("k{i}a"), &scope);
+        leader.wait_for_log("leading").await;
+        leader.wait_for_log(&format!("{name}: update strategy Immediate: every Job runs")).await;
+        let standby = Recorder::start(&ns, &format!("k{i}b"), &scope);
+        standby.wait_for_log("watches synced").await;
+
+        set_image(&ns, &name, "busybox:2").await.unwrap();
+        // Its reconcile records the new revision, then sends the restart.
+        leader.wait_for_log(&format!("{name}: Recorded revision 2")).await;
+        tokio::time::sleep(Duration::from_millis(kill_after_ms)).await;
+        leader.kill();
+        let landed = restarts(&ns.jobset(&name).await);
+        standby.wait_for_log("leading").await;
+        let js = wait_for_restarts(&ns, &name, 1).await;
+        let jobs = ns.wait_for_attempt_jobs(&name, 1, 2).await;
+        assert_eq!(images_of_attempt(&jobs), vec!["busybox:2", "busybox:2"]);
+        stays_at(&ns, &name, 1, Duration::from_secs(5)).await;
+        assert!(condition(&js, CONDITION)["message"].as_str().unwrap().contains(", attempt 1: "));
+        eprintln!("{name}: killed {kill_after_ms} ms in; the restart had landed: {}", landed == 1);
+        drop((leader, standby));
+    }
+    drop(link);
 }
