@@ -128,7 +128,7 @@ impl StrategySoak {
             }
         });
         StrategySoak {
-            rng: Rng::new(seed ^ 0x5ea7_0f57_a7e9_1e5u64),
+            rng: Rng::new(seed ^ 0x05ea_70f5_7a7e_91e5_u64),
             recorder,
             marks,
             watch,
