@@ -19,6 +19,10 @@ pub const LEASE_NAMESPACE_ENV: &str = "KUBECTL_JOBSET_RECORDER_NAMESPACE";
 pub const NAMESPACES_ANNOTATION: &str = "kubectl-jobset.io/recorder-namespaces";
 /// Annotation: the recorder's `-l` label selector; empty = every JobSet.
 pub const SELECTOR_ANNOTATION: &str = "kubectl-jobset.io/recorder-selector";
+/// Annotation: whether the recorder enforces update strategies, and its default for
+/// JobSets without the annotation (`RecordOnly`, `Never`, `Opportunistic`, `Immediate`);
+/// `off` or absent: it does not enforce them.
+pub const STRATEGIES_ANNOTATION: &str = "kubectl-jobset.io/recorder-update-strategies";
 
 /// The namespace the CLI reads the Lease from.
 pub fn lease_namespace() -> String {
@@ -35,6 +39,8 @@ pub struct Scope {
     pub namespaces: Vec<String>,
     /// None: every JobSet.
     pub selector: Option<Selector>,
+    /// Some: it enforces update strategies, with this default; None: it does not.
+    pub strategies: Option<crate::model::strategy::DefaultStrategy>,
 }
 
 impl Scope {
@@ -44,6 +50,14 @@ impl Scope {
             (NAMESPACES_ANNOTATION.to_owned(), namespaces.join(",")),
             (SELECTOR_ANNOTATION.to_owned(), selector.unwrap_or_default().to_owned()),
         ])
+    }
+
+    /// The annotation that says whether update strategies are enforced, and the default.
+    pub fn strategies_annotation(
+        enforced: Option<crate::model::strategy::DefaultStrategy>,
+    ) -> (String, String) {
+        let value = enforced.map_or_else(|| "off".to_owned(), |d| d.to_string());
+        (STRATEGIES_ANNOTATION.to_owned(), value)
     }
 
     /// True when the recorder keeps this JobSet's history.
@@ -79,7 +93,8 @@ pub fn presence(lease: &Lease, now: jiff::Timestamp) -> Option<Scope> {
         "" => None,
         s => Some(parse_label_selector(s).ok()?),
     };
-    Some(Scope { namespaces, selector })
+    let strategies = text(STRATEGIES_ANNOTATION).parse().ok();
+    Some(Scope { namespaces, selector, strategies })
 }
 
 /// Parses kubectl's label-selector grammar (`a=b`, `a==b`, `a!=b`, `a in (x,y)`,

@@ -272,7 +272,7 @@ async fn finish(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {target}"));
-    let Observed { fleet, drifts, histories, .. } =
+    let Observed { fleet, drifts, histories, recorder, .. } =
         observe_one(cluster, plan, Some(Cause::Set(cause)), err).await?;
     let jobset = &fleet.jobsets[0];
     let what = format!("{RESOURCE_NAME}/{}", jobset.name());
@@ -284,7 +284,10 @@ async fn finish(
     }
     let Some(after) = &plan.restart else {
         if plan.format.is_none()
-            && let Some(next) = crate::plan::strategy::after_change_words(jobset)
+            && let Some(next) = crate::plan::strategy::after_change_words(
+                jobset,
+                crate::plan::strategy::enforcer(recorder.as_ref(), jobset),
+            )
         {
             writeln!(out, "next: {next}")?;
         } else if plan.format.is_none() {

@@ -63,7 +63,7 @@ pub async fn run(
     // Recording first keeps the templates being replaced in history (rollback needs them).
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let Some(Observed { fleet, .. }) = observe(cluster, &plan.selection, record, err).await? else {
+    let Some(Observed { fleet, recorder, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
     // Every JobSet is planned (and every restart judged) before anything is written:
@@ -147,7 +147,10 @@ pub async fn run(
         }
         let object = apply(cluster, jobset, change, plan).await?;
         if plan.format.is_none() {
-            let next = crate::plan::strategy::after_change_words(jobset).map(|w| format!(": {w}"));
+            let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
+            let next =
+                crate::plan::strategy::after_change_words(jobset, enforcer).filter(|_| record.is_some());
+            let next = next.map(|w| format!(": {w}"));
             let next = next.unwrap_or_default();
             writeln!(out, "{what} image updated{}{}{next}", place(jobset, several), plan.dry_run.suffix())?;
         }

@@ -16,7 +16,7 @@ use super::restart::{PolicyRestart, RestartOptions, restart_in_progress};
 use crate::diff::{JobSetDrift, State};
 use crate::history;
 use crate::model::jobset::{ChildJob, JobSet};
-use crate::model::strategy::{Effective, UpdateStrategy};
+use crate::model::strategy::{DefaultStrategy, Effective, UpdateStrategy, effective};
 
 /// Our condition type: the last spec revision the strategy restarted for.
 pub const CONDITION: &str = "kubectl-jobset.io/UpdateStrategy";
@@ -264,8 +264,9 @@ fn condition(jobset: &JobSet, status: &str, reason: &str, message: &str, now: &s
 }
 
 /// What `diff`, `status`, `set image` and `rollback` say happens next to a JobSet whose
-/// templates differ (or are about to) from its Jobs', under `strategy`.
-pub fn next_step(strategy: &Effective, state: State) -> String {
+/// templates differ (or are about to) from its Jobs', under `strategy`; `enforced`: a
+/// running recorder enforces update strategies for it.
+pub fn next_step(strategy: &Effective, state: State, enforced: bool) -> String {
     let Some(strategy) = strategy.strategy() else {
         return match strategy {
             Effective::Invalid(e) => format!("nothing is applied: {e}"),
@@ -277,11 +278,16 @@ pub fn next_step(strategy: &Effective, state: State) -> String {
         (UpdateStrategy::Never, _) => "refused: Never".to_owned(),
         (_, State::Completed | State::Failed) => "never applied: the JobSet has finished".to_owned(),
         (_, State::ManagedElsewhere) => "applies as its managing controller decides".to_owned(),
-        (_, State::Suspended) => {
-            format!("refreshed while queued ({strategy}): it resumes on the new template")
-        }
+        // The next restart brings it, whether or not a recorder runs.
         (UpdateStrategy::Opportunistic, State::Compared) => {
             "applies at the next restart (Opportunistic)".to_owned()
+        }
+        (_, _) if !enforced => format!(
+            "applies at the next restart ({strategy}, but no running recorder enforces update strategies for this \
+             JobSet)"
+        ),
+        (_, State::Suspended) => {
+            format!("refreshed while queued ({strategy}): it resumes on the new template")
         }
         (UpdateStrategy::Immediate, State::Compared) => "restarting now (Immediate)".to_owned(),
     }
@@ -346,21 +352,41 @@ pub fn never_refusal(jobset: &JobSet) -> Option<String> {
 
 /// What happens next after a template change, for a JobSet that carries the annotation
 /// (None without one: the CLI does not know the recorder's default).
-pub fn after_change_words(jobset: &JobSet) -> Option<String> {
-    use crate::model::strategy::{DefaultStrategy, effective};
-    let _annotated = crate::model::strategy::annotated(jobset)?;
-    Some(next_step(&effective(jobset, DefaultStrategy::RecordOnly), crate::diff::state_of(jobset)))
+pub fn after_change_words(jobset: &JobSet, enforcer: Option<DefaultStrategy>) -> Option<String> {
+    let strategy = shown(jobset, enforcer)?;
+    Some(next_step(&strategy, crate::diff::state_of(jobset), enforcer.is_some()))
 }
 
-/// What `diff` and `status` say happens next to a JobSet whose Jobs drift, for a JobSet
-/// that carries the annotation (None without one, or when nothing drifts).
-pub fn drift_words(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift) -> Option<String> {
-    use crate::model::strategy::{DefaultStrategy, effective};
-    let _annotated = crate::model::strategy::annotated(jobset)?;
-    let strategy = effective(jobset, DefaultStrategy::RecordOnly);
-    let name = strategy.strategy().map(|s| s.to_string()).unwrap_or_else(|| "(invalid)".into());
+/// The strategy the CLI speaks of: the annotation's, or the running recorder's default
+/// (`enforcer`: it enforces strategies for this JobSet, with this default); None when
+/// neither applies (nothing to say).
+fn shown(jobset: &JobSet, enforcer: Option<DefaultStrategy>) -> Option<Effective> {
+    let strategy = effective(jobset, enforcer.unwrap_or_default());
+    (strategy != Effective::RecordOnly).then_some(strategy)
+}
+
+/// Whether a running recorder (its Lease's `scope`) enforces update strategies for this
+/// JobSet, and with which default.
+pub fn enforcer(scope: Option<&crate::presence::Scope>, jobset: &JobSet) -> Option<DefaultStrategy> {
+    scope.filter(|s| s.covers(jobset)).and_then(|s| s.strategies)
+}
+
+/// What `diff` and `status` say happens next to a JobSet whose Jobs drift (None when
+/// nothing drifts, or no strategy applies to it).
+pub fn drift_words(
+    jobset: &JobSet,
+    jobs: &[ChildJob],
+    drift: &JobSetDrift,
+    enforcer: Option<DefaultStrategy>,
+) -> Option<String> {
+    let strategy = shown(jobset, enforcer)?;
+    let name = match &strategy {
+        Effective::Defaulted(s) => format!("{s} (the recorder's default)"),
+        other => other.strategy().map(|s| s.to_string()).unwrap_or_else(|| "(invalid)".into()),
+    };
     let words = match decide(jobset, jobs, drift, &strategy) {
         Decision::Idle(Idle::UpToDate) => return None,
+        Decision::Act(_) if enforcer.is_none() => next_step(&strategy, drift.state, false),
         Decision::Act(Action::Restart { kind: RestartKind::Immediate, .. }) => {
             "restarting now (Immediate)".to_owned()
         }
@@ -682,12 +708,22 @@ mod tests {
             ),
         ];
         for (strategy, state, words) in cases {
-            assert_eq!(next_step(&strategy, state), words);
+            assert_eq!(next_step(&strategy, state, true), words);
         }
         assert!(
-            next_step(&Effective::RecordOnly, State::Compared).starts_with("applies at the next restart")
+            next_step(&Effective::RecordOnly, State::Compared, true)
+                .starts_with("applies at the next restart")
+        );
+        assert_eq!(
+            next_step(&immediate(), State::Compared, false),
+            "applies at the next restart (Immediate, but no running recorder enforces update strategies for this JobSet)"
+        );
+        assert_eq!(
+            next_step(&Effective::Annotated(UpdateStrategy::Never), State::Compared, false),
+            "refused: Never"
         );
     }
+
     #[test]
     fn the_annotation_patch_is_guarded_by_what_was_read() {
         let js = jobset(0, false, json!([]));
@@ -719,19 +755,25 @@ mod tests {
         );
     }
     #[test]
-    fn drift_words_say_what_happens_next_for_annotated_jobsets_only() {
+    fn drift_words_say_what_happens_next_and_whether_a_recorder_enforces_it() {
+        let on = Some(DefaultStrategy::RecordOnly);
         let js = jobset(0, false, json!([]));
         let d = drift(&js, &["js-w-0"]);
         assert_eq!(
-            drift_words(&js, &jobs(0), &d).unwrap(),
+            drift_words(&js, &jobs(0), &d, on).unwrap(),
             "update strategy Immediate: restarting now (Immediate)"
         );
-        assert_eq!(drift_words(&js, &jobs(0), &drift(&js, &[])), None, "nothing drifts");
+        assert_eq!(
+            drift_words(&js, &jobs(0), &d, None).unwrap(),
+            "update strategy Immediate: applies at the next restart (Immediate, but no running recorder enforces \
+             update strategies for this JobSet)"
+        );
+        assert_eq!(drift_words(&js, &jobs(0), &drift(&js, &[]), on), None, "nothing drifts");
         let mut raw = js.object();
         raw["metadata"]["annotations"] = json!({"kubectl-jobset.io/update-strategy": "Opportunistic"});
         let opp = JobSet::from_raw(raw.clone()).unwrap();
         assert_eq!(
-            drift_words(&opp, &jobs(0), &d).unwrap(),
+            drift_words(&opp, &jobs(0), &d, on).unwrap(),
             "update strategy Opportunistic: applies at the next restart (Opportunistic)"
         );
         raw["metadata"]["annotations"] = json!({"kubectl-jobset.io/update-strategy": "Never"});
@@ -741,12 +783,35 @@ mod tests {
                 .unwrap()
                 .starts_with("refused: Never (annotation kubectl-jobset.io/update-strategy=Never)")
         );
-        assert!(drift_words(&never, &jobs(0), &d).unwrap().contains("refused: Never"));
+        assert!(drift_words(&never, &jobs(0), &d, None).unwrap().contains("refused: Never"));
         raw["metadata"].as_object_mut().unwrap().remove("annotations");
         let plain = JobSet::from_raw(raw).unwrap();
-        assert_eq!(drift_words(&plain, &jobs(0), &d), None, "the CLI does not know the recorder's default");
-        assert_eq!(after_change_words(&plain), None);
+        assert_eq!(drift_words(&plain, &jobs(0), &d, on), None, "record only: nothing to say");
+        assert_eq!(drift_words(&plain, &jobs(0), &d, None), None);
+        assert_eq!(
+            drift_words(&plain, &jobs(0), &d, Some(DefaultStrategy::Strategy(UpdateStrategy::Immediate)))
+                .unwrap(),
+            "update strategy Immediate (the recorder's default): restarting now (Immediate)"
+        );
+        assert_eq!(after_change_words(&plain, on), None);
         assert_eq!(never_refusal(&plain), None);
-        assert_eq!(after_change_words(&opp).unwrap(), "applies at the next restart (Opportunistic)");
+        assert_eq!(after_change_words(&opp, on).unwrap(), "applies at the next restart (Opportunistic)");
+    }
+
+    #[test]
+    fn a_recorder_enforces_only_for_the_jobsets_it_covers_and_only_when_it_says_so() {
+        use crate::presence::Scope;
+        let js = jobset(0, false, json!([]));
+        let ours = Scope {
+            namespaces: vec!["ns".into()],
+            selector: None,
+            strategies: Some(DefaultStrategy::RecordOnly),
+        };
+        assert_eq!(enforcer(Some(&ours), &js), Some(DefaultStrategy::RecordOnly));
+        let elsewhere = Scope { namespaces: vec!["other".into()], ..ours.clone() };
+        assert_eq!(enforcer(Some(&elsewhere), &js), None);
+        let off = Scope { strategies: None, ..ours };
+        assert_eq!(enforcer(Some(&off), &js), None);
+        assert_eq!(enforcer(None, &js), None);
     }
 }

@@ -52,7 +52,11 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
             identity: identity.clone(),
             duration: plan.lease_duration,
             leader_elect: plan.leader_elect,
-            annotations: Scope::annotations(&namespaces, plan.selector.as_deref()),
+            annotations: {
+                let mut annotations = Scope::annotations(&namespaces, plan.selector.as_deref());
+                annotations.extend([Scope::strategies_annotation(plan.update_strategies)]);
+                annotations
+            },
         },
     );
     let metrics = Arc::new(Metrics::default());

@@ -351,6 +351,13 @@ async fn immediate_never_loops_on_a_template_the_api_server_rewrites() {
     let event = wait_for_event(&ns, "drifts", "UpdateStrategyStalled").await;
     assert_eq!(event.type_.as_deref(), Some("Warning"));
     stays_at(&ns, "drifts", 1, Duration::from_secs(5)).await;
+    // The CLI says so (the stall is on the JobSet).
+    let seen = support::run_plugin(
+        &["diff", "drifts"],
+        Some(&ns.name),
+        &[("KUBECTL_JOBSET_RECORDER_NAMESPACE", &ns.name)],
+    );
+    assert!(seen.stderr.contains("not restarting again until the spec changes"), "{seen:?}");
     let metrics = recorder.metrics().await;
     assert_eq!(metric_line(&metrics, "strategy=\"Immediate\",action=\"stall\",outcome=\"done\""), Some(1));
     assert_eq!(metric_line(&metrics, "strategy=\"Immediate\",action=\"restart\",outcome=\"done\""), Some(1));
@@ -511,6 +518,23 @@ async fn the_cli_sets_and_shows_the_strategy_and_honours_never_before_sending() 
     assert!(out.stderr.contains("skipped jobset.jobset.x-k8s.io/fixed: refused: Never"), "{out:?}");
     assert!(out.stdout.contains("opp image updated: applies at the next restart (Opportunistic)"), "{out:?}");
     assert_eq!(support::images(&ns.jobset("fixed").await), vec!["busybox:1"]);
+
+    // Immediate, and no recorder (none holds a Lease where the CLI looks): diff says so.
+    ns.create(&manifest("imm", Some("Immediate"), 1, "busybox:1", ""));
+    ns.wait_for_attempt_jobs("imm", 0, 1).await;
+    set_image(&ns, "imm", "busybox:2").await.unwrap();
+    let out = support::run_plugin(
+        &["diff", "imm"],
+        Some(&ns.name),
+        &[("KUBECTL_JOBSET_RECORDER_NAMESPACE", &ns.name)],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.stderr.contains(
+            "applies at the next restart (Immediate, but no running recorder enforces update strategies"
+        ),
+        "{out:?}"
+    );
 
     // diff and status say what happens next.
     let next = "update strategy Opportunistic: applies at the next restart (Opportunistic)";
