@@ -711,3 +711,71 @@ async fn a_leader_killed_while_its_restart_is_in_flight_still_makes_one_restart(
     }
     drop(link);
 }
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_recorders_default_strategy_applies_to_jobsets_without_the_annotation_and_the_cli_names_it() {
+    let ns = TestNs::new("st-default").await;
+    ns.create(&manifest("plain", None, 1, "busybox:1", RESTARTABLE));
+    ns.create(&manifest("own", Some("Opportunistic"), 1, "busybox:1", RESTARTABLE));
+    ns.wait_for_attempt_jobs("plain", 0, 1).await;
+    ns.wait_for_attempt_jobs("own", 0, 1).await;
+    let recorder = Recorder::start(&ns, "def", &["--default-update-strategy", "Immediate"]);
+    recorder.wait_for_log("watches synced").await;
+    let lease = wait_for("the recorder's Lease", Duration::from_secs(30), || async {
+        let api: Api<k8s_openapi::api::coordination::v1::Lease> =
+            Api::namespaced(ns.client.clone(), &ns.name);
+        api.get_opt("kubectl-jobset-recorder").await.ok().flatten()
+    })
+    .await;
+    let annotations = lease.metadata.annotations.unwrap_or_default();
+    assert_eq!(
+        annotations.get("kubectl-jobset.io/recorder-update-strategies").map(String::as_str),
+        Some("Immediate")
+    );
+
+    set_image(&ns, "plain", "busybox:2").await.unwrap();
+    set_image(&ns, "own", "busybox:2").await.unwrap();
+    wait_for_restarts(&ns, "plain", 1).await;
+    let jobs = ns.wait_for_attempt_jobs("plain", 1, 1).await;
+    assert_eq!(images_of_attempt(&jobs), vec!["busybox:2"], "the default (Immediate) restarted it");
+    stays_at(&ns, "plain", 1, Duration::from_secs(3)).await;
+    assert_eq!(
+        restarts(&ns.jobset("own").await),
+        0,
+        "its own annotation (Opportunistic) wins over the default"
+    );
+    let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", ns.name.as_str())];
+    let out = support::run_plugin(&["diff", "own"], Some(&ns.name), &env);
+    assert!(
+        out.stderr.contains("update strategy Opportunistic: applies at the next restart (Opportunistic)"),
+        "{out:?}"
+    );
+    let out = support::run_plugin(&["status", "plain", "--watch=false"], Some(&ns.name), &env);
+    assert!(!out.stderr.contains("update strategy"), "nothing drifts, nothing to say: {out:?}");
+
+    // Another default: the CLI names it from the Lease, and the recorder follows it.
+    drop(recorder);
+    let recorder = Recorder::start(&ns, "def2", &["--default-update-strategy", "Opportunistic"]);
+    recorder.wait_for_log("watches synced").await;
+    wait_for("the Lease to say Opportunistic", Duration::from_secs(30), || async {
+        let api: Api<k8s_openapi::api::coordination::v1::Lease> =
+            Api::namespaced(ns.client.clone(), &ns.name);
+        let lease = api.get_opt("kubectl-jobset-recorder").await.ok().flatten()?;
+        let annotations = lease.metadata.annotations.unwrap_or_default();
+        (annotations.get("kubectl-jobset.io/recorder-update-strategies").map(String::as_str)
+            == Some("Opportunistic"))
+        .then_some(())
+    })
+    .await;
+    set_image(&ns, "plain", "busybox:3").await.unwrap();
+    let out = support::run_plugin(&["diff", "plain"], Some(&ns.name), &env);
+    assert!(
+        out.stderr.contains(
+            "update strategy Opportunistic (the recorder's default): applies at the next restart (Opportunistic)"
+        ),
+        "{out:?}"
+    );
+    recorder.wait_for_log("plain: update strategy Opportunistic: applies at the next restart").await;
+    assert_eq!(restarts(&ns.jobset("plain").await), 1, "not restarted for the new template");
+}
