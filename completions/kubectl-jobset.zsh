@@ -469,6 +469,41 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*::args -- JobSet names (`NAME` or `jobset/NAME`), then one or more `\[REPLICATEDJOB/\]CONTAINER=IMAGE`:_default' \
 && ret=0
 ;;
+(update-strategy)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--dry-run=[Change nothing\: \`client\` says what would change, \`server\` also runs admission]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::args -- JobSet names (`NAME` or `jobset/NAME`), then the strategy:_default' \
+&& ret=0
+;;
         esac
     ;;
 esac
@@ -606,6 +641,38 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*::names -- JobSet names (`NAME` or `jobset/NAME`); none means all in the namespace:_default' \
 && ret=0
 ;;
+(admission)
+_arguments "${_arguments_options[@]}" : \
+'--dry-run=[With --apply, change nothing\: \`client\` says what would change, \`server\` sends it with dryRun=All]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--webhook-configuration=[The ValidatingWebhookConfiguration of upstream'\''s JobSet webhook]:NAME:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--apply[Create the opt-in policy and patch the webhook configuration]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
 (recorder)
 _arguments "${_arguments_options[@]}" : \
 '-l+[Only JobSets matching this label selector, e.g. \`team=ml\`]:SELECTOR:_default' \
@@ -616,6 +683,7 @@ _arguments "${_arguments_options[@]}" : \
 '--metrics-bind-address=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none). Also as controller-runtime names it\: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)]:ADDRESS:_default' \
 '--health-probe-bind-address=[Where to serve /healthz, /readyz and /metrics (HOST\:PORT, \:PORT, or 0 for none). Also as controller-runtime names it\: --metrics-bind-address, and --health-probe-bind-address (the probes share the metrics address)]:ADDRESS:_default' \
 '--history-retention=[How long a deleted JobSet'\''s history is kept before it is pruned (0\: at once)]:DURATION:_default' \
+'--default-update-strategy=[The update strategy of JobSets without the kubectl-jobset.io/update-strategy annotation\: RecordOnly (history only, never restarted), Never, Opportunistic or Immediate]:STRATEGY:_default' \
 '--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
 '--context=[The kubeconfig context to use]:NAME:_default' \
 '--cluster=[The kubeconfig cluster to use]:NAME:_default' \
@@ -636,6 +704,7 @@ _arguments "${_arguments_options[@]}" : \
 '-A[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
 '--all-namespaces[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
 '--leader-elect[Run as one of several replicas\: only the holder of the Lease records]' \
+'--no-update-strategies[Do not enforce update strategies (record history only; the recorder then needs no write access to jobsets/status)]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -782,6 +851,10 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(update-strategy)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
         esac
     ;;
 esac
@@ -799,6 +872,10 @@ _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
 (resume)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(admission)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
@@ -847,6 +924,7 @@ _kubectl-jobset_commands() {
 'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
+'admission:Check how the cluster treats JobSet template updates, and opt in on a stock install' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'version:Print the plugin'\''s version, and what the cluster runs\: Kubernetes, the JobSet API and controller, Kueue, and the recorder' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
@@ -859,6 +937,11 @@ _kubectl-jobset_commands() {
 _kubectl-jobset__subcmd____complete_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__admission_commands] )) ||
+_kubectl-jobset__subcmd__admission_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset admission commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__completion_commands] )) ||
 _kubectl-jobset__subcmd__completion_commands() {
@@ -883,6 +966,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
 'resume:Resume suspended JobSets (spec.suspend\: false)\: their existing Jobs start' \
+'admission:Check how the cluster treats JobSet template updates, and opt in on a stock install' \
 'recorder:Keep every JobSet'\''s history as it happens\: a controller that runs until stopped' \
 'version:Print the plugin'\''s version, and what the cluster runs\: Kubernetes, the JobSet API and controller, Kueue, and the recorder' \
 'completion:Print a shell completion script (bash, zsh, fish, powershell), or the kubectl completion shim (\`kubectl\`)' \
@@ -895,6 +979,11 @@ _kubectl-jobset__subcmd__help_commands() {
 _kubectl-jobset__subcmd__help__subcmd____complete_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help __complete commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__admission_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__admission_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help admission commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__completion_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__completion_commands() {
@@ -945,6 +1034,7 @@ _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__help__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset help set commands' commands "$@"
 }
@@ -952,6 +1042,11 @@ _kubectl-jobset__subcmd__help__subcmd__set_commands() {
 _kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help set update-strategy commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__status_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__status_commands() {
@@ -1007,6 +1102,7 @@ _kubectl-jobset__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset set commands' commands "$@"
 }
@@ -1014,6 +1110,11 @@ _kubectl-jobset__subcmd__set_commands() {
 _kubectl-jobset__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set__subcmd__update-strategy_commands] )) ||
+_kubectl-jobset__subcmd__set__subcmd__update-strategy_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset set update-strategy commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__status_commands] )) ||
 _kubectl-jobset__subcmd__status_commands() {

@@ -59,6 +59,9 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
             CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
         }
+        Command::Set(cli::SetArgs { command: cli::SetCommand::UpdateStrategy(args) }) => {
+            CommandPlan::SetUpdateStrategy(set_update_strategy_plan(&args, global)?)
+        }
         Command::Status(args) => CommandPlan::Status(status_plan(&args, global)?),
         Command::Tree(args) => {
             CommandPlan::Tree(crate::commands::tree::TreePlan { selection: one_jobset(&args.name, global)? })
@@ -69,6 +72,11 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
         Command::Resume(args) => {
             CommandPlan::Suspend(suspend_plan(&args, false, global)?, prompt(args.change.yes))
         }
+        Command::Admission(args) => CommandPlan::Admission(crate::commands::admission::AdmissionPlan {
+            webhook_configuration: args.webhook_configuration.clone(),
+            apply: args.apply,
+            dry_run: args.dry_run.into(),
+        }),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
@@ -211,6 +219,7 @@ fn restart_plan(args: &cli::RestartArgs, global: &GlobalArgs) -> Result<RestartP
             requested_by: requested_by(global),
             job,
             after_change: false,
+            policy: None,
         },
         if_outdated: args.if_outdated,
         dry_run: args.dry_run.into(),
@@ -279,6 +288,40 @@ fn rollback_plan(args: &cli::RollbackArgs, global: &GlobalArgs) -> Result<Rollba
 
 /// `set image NAME... [REPLICATEDJOB/]CONTAINER=IMAGE...`: names first, then images, as
 /// kubectl takes them; JobSets by name or by `-l` (never all of them implicitly).
+fn set_update_strategy_plan(
+    args: &cli::SetUpdateStrategyArgs,
+    global: &GlobalArgs,
+) -> Result<crate::commands::set_update_strategy::SetUpdateStrategyPlan> {
+    let Some((strategy, names)) = args.args.split_last() else {
+        return Err(Error::Usage("give the JobSet names, then the strategy".into()));
+    };
+    let strategy = strategy.parse().map_err(|e: crate::model::strategy::InvalidStrategy| {
+        Error::Usage(format!(
+            "{:?} is not an update strategy: the last argument is Never, Opportunistic or Immediate",
+            e.value
+        ))
+    })?;
+    if args.all_namespaces && args.selector.is_none() {
+        return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+    }
+    if names.is_empty() && args.selector.is_none() {
+        return Err(Error::Usage(
+            "name the JobSets (then the strategy), or select them with -l (with -A for every namespace)"
+                .into(),
+        ));
+    }
+    let select = cli::SelectArgs {
+        names: names.to_vec(),
+        all_namespaces: args.all_namespaces,
+        selector: args.selector.clone(),
+    };
+    Ok(crate::commands::set_update_strategy::SetUpdateStrategyPlan {
+        selection: selection(&select, global)?,
+        strategy,
+        dry_run: args.dry_run.into(),
+    })
+}
+
 fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetImagePlan> {
     let first_image = args.args.iter().position(|a| a.contains('=')).unwrap_or(args.args.len());
     let (names, images) = args.args.split_at(first_image);
@@ -377,6 +420,11 @@ fn recorder_plan(args: &cli::RecorderArgs, global: &GlobalArgs) -> Result<Record
         lease_duration: args.lease_duration,
         metrics_addr: parse_metrics_addr(&args.metrics_addr)?,
         history_retention: args.history_retention,
+        update_strategies: (!args.no_update_strategies).then_some(
+            args.default_update_strategy
+                .parse()
+                .map_err(|e: String| Error::Usage(format!("--default-update-strategy: {e}")))?,
+        ),
     })
 }
 

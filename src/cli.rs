@@ -294,6 +294,17 @@ pub enum Command {
     #[command(after_help = RESUME_HELP)]
     Resume(LifecycleArgs),
 
+    /// Check how the cluster treats JobSet template updates, and opt in on a stock install.
+    ///
+    /// Says whether upstream's JobSet webhook refuses template changes (upstream strict),
+    /// checks no UPDATE (relaxed), or skips JobSets whose update strategy is Opportunistic
+    /// or Immediate (the opt-in), and whether our policies are installed. Prints the patch
+    /// that opts in; --apply creates the policy of deploy/stock-opt-in.yaml (what the
+    /// webhook still checks for opted-in JobSets) and sends the patch, guarded by the
+    /// configuration's resourceVersion. Every JobSet without the opt-in stays as strict as
+    /// upstream.
+    #[command(after_help = EXIT_CODES)]
+    Admission(AdmissionArgs),
     /// Keep every JobSet's history as it happens: a controller that runs until stopped.
     ///
     /// Watches JobSets and their Jobs, records a revision the moment a JobSet's templates
@@ -773,6 +784,36 @@ pub enum SetCommand {
     /// the next restart; --restart restarts now.
     #[command(after_help = SET_IMAGE_HELP)]
     Image(SetImageArgs),
+
+    /// Set JobSets' update strategy: NAME... STRATEGY (Never, Opportunistic or Immediate).
+    ///
+    /// Writes the annotation kubectl-jobset.io/update-strategy with one JSON patch per
+    /// JobSet, guarded by the value read. Never: template changes are refused (with the
+    /// policy in deploy/update-strategies.yaml). Opportunistic: they apply at the next
+    /// restart, and a queued JobSet is refreshed while suspended. Immediate: the recorder
+    /// restarts the JobSet once per template change. The recorder enforces the last two.
+    #[command(name = "update-strategy", after_help = EXIT_CODES)]
+    UpdateStrategy(SetUpdateStrategyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SetUpdateStrategyArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`), then the strategy.
+    #[arg(value_name = "NAME|STRATEGY", required = true)]
+    pub args: Vec<String>,
+
+    /// Select JobSets in every namespace (with -l).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Select JobSets by label, e.g. `team=ml`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// Change nothing: `client` says what would change, `server` also runs admission.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client")]
+    pub dry_run: DryRunMode,
 }
 
 #[derive(Debug, Args)]
@@ -828,6 +869,23 @@ pub struct SetImageArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct AdmissionArgs {
+    /// Create the opt-in policy and patch the webhook configuration.
+    #[arg(long)]
+    pub apply: bool,
+
+    /// With --apply, change nothing: `client` says what would change, `server` sends it
+    /// with dryRun=All.
+    #[arg(long, value_enum, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_value = "none", default_missing_value = "client", requires = "apply")]
+    pub dry_run: DryRunMode,
+
+    /// The ValidatingWebhookConfiguration of upstream's JobSet webhook.
+    #[arg(long, value_name = "NAME", default_value = "jobset-validating-webhook-configuration")]
+    pub webhook_configuration: String,
+}
+
+#[derive(Debug, Args)]
 pub struct StatusArgs {
     /// The JobSet.
     #[arg(value_name = "NAME")]
@@ -876,6 +934,16 @@ pub struct RecorderArgs {
     /// How long a deleted JobSet's history is kept before it is pruned (0: at once).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "168h")]
     pub history_retention: Duration,
+    /// The update strategy of JobSets without the kubectl-jobset.io/update-strategy
+    /// annotation: RecordOnly (history only, never restarted), Never, Opportunistic or
+    /// Immediate.
+    #[arg(long, value_name = "STRATEGY", default_value = "RecordOnly")]
+    pub default_update_strategy: String,
+
+    /// Do not enforce update strategies (record history only; the recorder then needs no
+    /// write access to jobsets/status).
+    #[arg(long)]
+    pub no_update_strategies: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

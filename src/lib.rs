@@ -10,7 +10,8 @@
 //!
 //! Orchestration (runs plans; the only code that both decides and sends):
 //! - `commands`: one module per subcommand: observe, plan, execute, render.
-//! - `recorder`: the in-cluster controller that records every JobSet's history.
+//! - `recorder`: the in-cluster controller that records every JobSet's history and enforces
+//!   the update strategies (Opportunistic, Immediate).
 //! - `execute`: acting on one JobSet: restarts, handovers, waiting for a restart by watch.
 //! - `observe`: the step below every command and the recorder: load, compare, record.
 //!
@@ -21,12 +22,13 @@
 //!
 //! Pure decisions and models (no I/O, tested without a cluster):
 //! - `plan`: what a write verb will send, or why not (restart, rollback, set image,
-//!   handover, rollout status, writes whose answer was lost).
+//!   handover, rollout status, writes whose answer was lost, update strategies, admission).
 //! - `diff`: the drift engine: expected Job, normalisation, structural and unified diffs.
 //! - `history`: the revision storage format, numbering and the writes that record it;
 //!   `history::retention` decides what the recorder marks and prunes of deleted JobSets'
 //!   history, `history::deleted` groups a deleted JobSet's kept revisions.
-//! - `model`: typed read-only views of JobSets and Jobs, summaries, JSON patch ops.
+//! - `model`: typed read-only views of JobSets and Jobs, summaries, JSON patch ops, the
+//!   update-strategy annotation.
 //! - `presence`: the recorder's Lease, the contract the CLI reads to know one runs.
 //! - `select`: which JobSets a command acts on (names, `-l`, `-n`, `-A`).
 //! - `render`: everything the commands print, written into a `Write`.

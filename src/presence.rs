@@ -21,6 +21,10 @@ pub const NAMESPACES_ANNOTATION: &str = "kubectl-jobset.io/recorder-namespaces";
 pub const SELECTOR_ANNOTATION: &str = "kubectl-jobset.io/recorder-selector";
 /// Annotation: the version of the recorder holding the Lease (`kubectl jobset version`).
 pub const VERSION_ANNOTATION: &str = "kubectl-jobset.io/recorder-version";
+/// Annotation: whether the recorder enforces update strategies, and its default for
+/// JobSets without the annotation (`RecordOnly`, `Never`, `Opportunistic`, `Immediate`);
+/// `off` or absent: it does not enforce them.
+pub const STRATEGIES_ANNOTATION: &str = "kubectl-jobset.io/recorder-update-strategies";
 
 /// The namespace the CLI reads the Lease from.
 pub fn lease_namespace() -> String {
@@ -37,6 +41,8 @@ pub struct Scope {
     pub namespaces: Vec<String>,
     /// None: every JobSet.
     pub selector: Option<Selector>,
+    /// Some: it enforces update strategies, with this default; None: it does not.
+    pub strategies: Option<crate::model::strategy::DefaultStrategy>,
 }
 
 impl Scope {
@@ -47,6 +53,14 @@ impl Scope {
             (SELECTOR_ANNOTATION.to_owned(), selector.unwrap_or_default().to_owned()),
             (VERSION_ANNOTATION.to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
         ])
+    }
+
+    /// The annotation that says whether update strategies are enforced, and the default.
+    pub fn strategies_annotation(
+        enforced: Option<crate::model::strategy::DefaultStrategy>,
+    ) -> (String, String) {
+        let value = enforced.map_or_else(|| "off".to_owned(), |d| d.to_string());
+        (STRATEGIES_ANNOTATION.to_owned(), value)
     }
 
     /// True when the recorder keeps this JobSet's history.
@@ -82,7 +96,8 @@ pub fn presence(lease: &Lease, now: jiff::Timestamp) -> Option<Scope> {
         "" => None,
         s => Some(parse_label_selector(s).ok()?),
     };
-    Some(Scope { namespaces, selector })
+    let strategies = text(STRATEGIES_ANNOTATION).parse().ok();
+    Some(Scope { namespaces, selector, strategies })
 }
 
 /// Parses kubectl's label-selector grammar (`a=b`, `a==b`, `a!=b`, `a in (x,y)`,

@@ -41,12 +41,17 @@ pub fn restart_event(note: String) -> Event {
 
 /// Publishes a restart Event regarding `jobset`, in the JobSet's namespace.
 pub async fn publish_restart(cluster: &Cluster, jobset: &JobSet, note: String) -> Result<()> {
+    publish_event(cluster, jobset, &restart_event(note)).await
+}
+
+/// Publishes `event` regarding `jobset` as kubectl-jobset, in the JobSet's namespace.
+pub async fn publish_event(cluster: &Cluster, jobset: &JobSet, event: &Event) -> Result<()> {
     // No instance: kube then reports the controller name as the instance too, instead of
     // the user's host name.
     let reporter = Reporter { controller: REPORTER.to_owned(), instance: None };
     let recorder = Recorder::new(cluster.client.clone(), reporter);
     recorder
-        .publish(&restart_event(note), &reference(jobset))
+        .publish(event, &reference(jobset))
         .await
         .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
 }

@@ -1,5 +1,6 @@
 //! Everything that talks to the API server.
 
+pub mod admission;
 pub mod api;
 pub mod classify;
 mod connect;

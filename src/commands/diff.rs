@@ -41,7 +41,7 @@ pub async fn run(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
-    let Some(Observed { fleet, drifts, histories, .. }) =
+    let Some(Observed { fleet, drifts, histories, recorder, .. }) =
         observe(cluster, &plan.selection, Some(&options), err).await?
     else {
         return Ok(ExitStatus::Success);
@@ -56,6 +56,14 @@ pub async fn run(
         DiffFormat::Summary => write_summary(out, &drifts, &spec_revisions)?,
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
+    }
+    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts) {
+        let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
+        if let Some(words) =
+            crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), drift, enforcer)
+        {
+            writeln!(err, "jobset {}/{}: {words}", jobset.namespace(), jobset.name())?;
+        }
     }
     // One JobSet's problem is the command's error itself (said once, last, as kubectl
     // ends); among several, each is said on its own line, then how many failed.

@@ -3,12 +3,14 @@
 //! `crate::execute` and `crate::cluster`, and renders into writers. No command imports
 //! another.
 
+pub mod admission;
 pub mod diff;
 pub mod history;
 pub mod list;
 pub mod restart;
 pub mod rollback;
 pub mod set_image;
+pub mod set_update_strategy;
 pub mod status;
 pub mod suspend;
 pub mod tree;
@@ -53,10 +55,12 @@ pub enum CommandPlan {
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
     SetImage(set_image::SetImagePlan, Prompt),
+    SetUpdateStrategy(set_update_strategy::SetUpdateStrategyPlan),
     Status(status::StatusPlan),
     Suspend(suspend::SuspendPlan, Prompt),
     Tree(tree::TreePlan),
     Recorder(crate::recorder::RecorderPlan),
+    Admission(admission::AdmissionPlan),
 }
 
 impl CommandPlan {
@@ -69,9 +73,11 @@ impl CommandPlan {
             CommandPlan::History(p) => &mut p.selection,
             CommandPlan::Rollback(p, _) => &mut p.selection,
             CommandPlan::SetImage(p, _) => &mut p.selection,
+            CommandPlan::SetUpdateStrategy(p) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
             CommandPlan::Suspend(p, _) => &mut p.selection,
             CommandPlan::Tree(p) => &mut p.selection,
+            CommandPlan::Admission(_) => return self,
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
                     p.namespace = Some(namespace.to_owned());
@@ -103,12 +109,14 @@ impl CommandPlan {
             CommandPlan::SetImage(plan, prompt) => {
                 set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
+            CommandPlan::SetUpdateStrategy(plan) => set_update_strategy::run(cluster, plan, out, err).await,
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,
             CommandPlan::Tree(plan) => tree::run(cluster, plan, out, err).await,
             CommandPlan::Suspend(plan, prompt) => {
                 suspend::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
             CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
+            CommandPlan::Admission(plan) => admission::run(cluster, plan, out).await,
         }
     }
 }

@@ -56,12 +56,21 @@ pub async fn run(
     let Some(Observed { fleet, drifts, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
+    for js in &fleet.jobsets {
+        if let Some(Err(invalid)) = crate::model::strategy::annotated(js) {
+            writeln!(err, "warning: jobset {}/{}: {invalid}", js.namespace(), js.name())?;
+        }
+    }
     // What happens instead of a restart, if anything: --if-outdated skips JobSets without
     // drift, and fails those whose drift is unknown (their templates could not be compared).
     let skips: Vec<Option<Outcome>> = drifts
         .iter()
         .zip(&fleet.jobsets)
         .map(|(d, js)| match &d.error {
+            // Never: its templates are fixed; a drift it shows is not for --if-outdated to apply.
+            _ if plan.if_outdated && crate::plan::strategy::never_refusal(js).is_some() => Some(Outcome::Skipped(
+                "update strategy Never (annotation kubectl-jobset.io/update-strategy): not restarted for drift".into(),
+            )),
             // Its next restart would delete its Jobs and fail to create new ones.
             Some(why) if let Some(rejection) = crate::plan::restart::spec_rejection(why) => {
                 Some(Outcome::Failed(Error::Refused {

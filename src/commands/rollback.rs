@@ -74,6 +74,12 @@ pub async fn run(
     if let Some(why) = rollback::refusal(jobset) {
         return Err(refused(jobset, why));
     }
+    if let Some(why) = crate::plan::strategy::never_refusal(jobset) {
+        return Err(refused(jobset, why));
+    }
+    if let Some(Err(invalid)) = crate::model::strategy::annotated(jobset) {
+        writeln!(err, "warning: {invalid}")?;
+    }
     let target = target_revision(&view, plan.to_revision)?;
     let ops = match rollback::plan(jobset, target) {
         Decision::AlreadyThere => {
@@ -284,7 +290,7 @@ async fn finish(
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
     let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {target}"));
-    let Observed { fleet, drifts, histories, .. } =
+    let Observed { fleet, drifts, histories, recorder, .. } =
         observe_one(cluster, plan, Some(Cause::Set(cause)), err).await?;
     let jobset = &fleet.jobsets[0];
     let what = format!("{RESOURCE_NAME}/{}", jobset.name());
@@ -295,7 +301,14 @@ async fn finish(
         None => writeln!(out, "{what} rolled back to revision {target}{now}")?,
     }
     let Some(after) = &plan.restart else {
-        if plan.format.is_none() {
+        if plan.format.is_none()
+            && let Some(next) = crate::plan::strategy::after_change_words(
+                jobset,
+                crate::plan::strategy::enforcer(recorder.as_ref(), jobset),
+            )
+        {
+            writeln!(out, "next: {next}")?;
+        } else if plan.format.is_none() {
             writeln!(
                 out,
                 "the running Jobs keep their template until the next restart: {}/{} jobs are now outdated \

@@ -65,7 +65,7 @@ pub async fn run(
     // Recording first keeps the templates being replaced in history (rollback needs them).
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
-    let Some(Observed { fleet, .. }) = observe(cluster, &plan.selection, record, err).await? else {
+    let Some(Observed { fleet, recorder, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
     if plan.at_next_restart {
@@ -81,6 +81,20 @@ pub async fn run(
             && let Some(why) = refusal_after_change(jobset, fleet.jobs_of(jobset), &after.options)
         {
             return Err(refused(jobset, why));
+        }
+        if let Some(Err(invalid)) = crate::model::strategy::annotated(jobset) {
+            writeln!(err, "warning: {}: {invalid}", subject(jobset))?;
+        }
+        if !change.is_empty()
+            && let Some(why) = crate::plan::strategy::never_refusal(jobset)
+        {
+            // Named: refused; selected by label: skipped, under its own reason.
+            if !plan.selection.names.is_empty() {
+                return Err(refused(jobset, why));
+            }
+            writeln!(err, "skipped {}: {why}", subject(jobset))?;
+            changes.push(TemplateChange { templates: Vec::new(), images: Vec::new() });
+            continue;
         }
         if !change.is_empty()
             && !plan.now
@@ -138,7 +152,12 @@ pub async fn run(
         }
         let object = apply(cluster, jobset, change, plan).await?;
         if plan.format.is_none() {
-            writeln!(out, "{what} image updated{}{}", place(jobset, several), plan.dry_run.suffix())?;
+            let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
+            let next =
+                crate::plan::strategy::after_change_words(jobset, enforcer).filter(|_| record.is_some());
+            let next = next.map(|w| format!(": {w}"));
+            let next = next.unwrap_or_default();
+            writeln!(out, "{what} image updated{}{}{next}", place(jobset, several), plan.dry_run.suffix())?;
         }
         if plan.dry_run == DryRun::None {
             record_event(cluster, jobset, change, &who, &plan.cause).await;

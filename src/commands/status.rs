@@ -39,7 +39,7 @@ pub async fn run(
 ) -> Result<ExitStatus> {
     // The first look reads, compares and records (as every command that compares does).
     let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
-    let Observed { fleet, drifts, mut defaulter, .. } =
+    let Observed { fleet, drifts, mut defaulter, recorder, .. } =
         observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
             not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
         })?;
@@ -47,6 +47,12 @@ pub async fn run(
     let mut attempt = jobset.attempt();
     let mut printer = Printer { progress: plan.progress && plan.watch, last: String::new() };
     let verdict = assess(jobset, fleet.jobs_of(jobset), &drifts[0], attempt);
+    let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
+    if let Some(words) =
+        crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), &drifts[0], enforcer)
+    {
+        writeln!(err, "{words}")?;
+    }
     match conclude(&verdict, &mut printer, out)? {
         Some(status) => return status,
         None if !plan.watch => {

@@ -262,7 +262,11 @@ async fn record_event(cluster: &Cluster, jobset: &JobSet, options: &RestartOptio
         None => format!("restart (attempt {from} → {to})"),
     };
     let message = crate::plan::restart::requested(&what, options);
-    if let Err(e) = crate::cluster::events::publish_restart(cluster, jobset, message).await {
+    let mut event = crate::cluster::events::restart_event(message);
+    if let Some(policy) = &options.policy {
+        event.reason = policy.reason.to_owned();
+    }
+    if let Err(e) = crate::cluster::events::publish_event(cluster, jobset, &event).await {
         cluster.log.note(0, &format!("warning: restarted, but could not record an Event: {e}"));
     }
 }

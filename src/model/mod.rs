@@ -5,4 +5,5 @@ pub mod jobset;
 pub mod kueue;
 pub mod patch;
 pub mod startup;
+pub mod strategy;
 pub mod summary;

@@ -57,6 +57,8 @@ pub struct Summary {
     pub mixed: bool,
     /// Kueue's queue and Workload (`lq/jobset-train-1a2b3`), when Kueue queues it.
     pub queue: Option<String>,
+    /// The update strategy as the annotation says it (`-` without one).
+    pub strategy: String,
 }
 
 /// Summarises a JobSet from its spec, status and the Jobs it controls.
@@ -123,6 +125,11 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         job_images: in_spec_order(jobset, job_images),
         mixed: false,
         queue: None,
+        strategy: crate::model::strategy::effective(
+            jobset,
+            crate::model::strategy::DefaultStrategy::RecordOnly,
+        )
+        .column(),
     }
 }
 

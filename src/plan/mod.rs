@@ -2,6 +2,7 @@
 //! guarded patch to send or the reason not to. Everything here is pure and tested
 //! without a cluster; `execute` and `commands` send what these modules decide.
 
+pub mod admission;
 pub mod handover;
 pub mod lost_write;
 pub mod restart;
@@ -9,4 +10,5 @@ pub mod rollback;
 pub mod rollout_status;
 pub mod set_image;
 pub mod staged;
+pub mod strategy;
 pub mod suspend;

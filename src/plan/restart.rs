@@ -30,6 +30,19 @@ pub struct RestartOptions {
     /// The restart follows a template change this same command just made (`set image`,
     /// `rollback --restart`): it has a purpose even right after someone else's restart.
     pub after_change: bool,
+    /// A restart the update strategy makes (the in-cluster component): its reason on the
+    /// `RestartingJobSet` condition, and our own condition that records it in the same patch.
+    pub policy: Option<PolicyRestart>,
+}
+
+/// What a restart made by an update strategy writes besides the bump.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyRestart {
+    /// The `RestartingJobSet` condition's reason (instead of `ManualRestart`).
+    pub reason: &'static str,
+    /// A condition of another type, added or replaced in the same patch (the mark that
+    /// says which spec revision this restart was for).
+    pub condition: Value,
 }
 
 /// How long our own restart of the current attempt stands for any plain `restart` that
@@ -315,20 +328,34 @@ fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
         ops.push(add(pointer(&["status", "restartsCountTowardsMax"]), counted + 1));
     }
     let message = requested(&format!("restart {}", attempt + 1), opts);
-    let condition = json!({"type": "RestartingJobSet", "status": "True", "reason": RESTART_REASON,
+    let reason = opts.policy.as_ref().map_or(RESTART_REASON, |p| p.reason);
+    let condition = json!({"type": "RestartingJobSet", "status": "True", "reason": reason,
         "message": message, "lastTransitionTime": now});
-    match status["conditions"].as_array() {
-        None => ops.push(add(pointer(&["status", "conditions"]), json!([condition]))),
-        Some(conditions) => match conditions.iter().position(|c| c["type"] == "RestartingJobSet") {
+    let mut conditions: Vec<Value> = vec![condition];
+    conditions.extend(opts.policy.as_ref().map(|p| p.condition.clone()));
+    ops.extend(upsert_conditions(status, conditions));
+    Patch(ops)
+}
+
+/// The ops that put each condition in place of the one of its type, or add it.
+pub fn upsert_conditions(status: &Value, conditions: Vec<Value>) -> Vec<json_patch::PatchOperation> {
+    let mut ops = Vec::new();
+    let Some(existing) = status["conditions"].as_array() else {
+        ops.push(add(pointer(&["status", "conditions"]), Value::Array(conditions)));
+        return ops;
+    };
+    for condition in conditions {
+        let type_ = condition["type"].clone();
+        match existing.iter().position(|c| c["type"] == type_) {
             Some(i) => {
                 let i = i.to_string();
-                ops.push(test(pointer(&["status", "conditions", &i, "type"]), "RestartingJobSet"));
+                ops.push(test(pointer(&["status", "conditions", &i, "type"]), type_));
                 ops.push(replace(pointer(&["status", "conditions", &i]), condition));
             }
             None => ops.push(add(pointer(&["status", "conditions", "-"]), condition)),
-        },
+        }
     }
-    Patch(ops)
+    ops
 }
 
 /// `--job RJOB/INDEX`: bump that Job's entry in `replicatedJobsStatus[].jobRestarts`

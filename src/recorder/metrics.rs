@@ -27,6 +27,8 @@ pub struct Metrics {
     /// Revisions of deleted JobSets kept now (a gauge).
     pub deleted_jobset_revisions: AtomicU64,
     lag: Mutex<Histogram>,
+    /// Update-strategy actions by (strategy, action, outcome).
+    strategy_actions: Mutex<std::collections::BTreeMap<(String, &'static str, &'static str), u64>>,
     /// Every watch has listed its objects once.
     pub synced: AtomicBool,
     /// The Lease has been read or written once: this replica knows whether it leads.
@@ -58,6 +60,13 @@ impl Metrics {
         }
         h.count += 1;
         h.sum += seconds;
+    }
+
+    /// Counts one update-strategy action (`restart`, `queued_refresh`, `stall`) and how it
+    /// ended (`done`, `superseded`, `failed`).
+    pub fn count_strategy_action(&self, strategy: &str, action: &'static str, outcome: &'static str) {
+        let mut m = self.strategy_actions.lock().unwrap_or_else(|e| e.into_inner());
+        *m.entry((strategy.to_owned(), action, outcome)).or_insert(0) += 1;
     }
 
     /// Live: the process answers.
@@ -126,6 +135,17 @@ impl Metrics {
             let _ = writeln!(out, "# HELP {PREFIX}_{name} {help}");
             let _ = writeln!(out, "# TYPE {PREFIX}_{name} gauge");
             let _ = writeln!(out, "{PREFIX}_{name} {}", u8::from(value.load(Ordering::Relaxed)));
+        }
+        let name = format!("{PREFIX}_update_strategy_actions_total");
+        let _ = writeln!(out, "# HELP {name} Restarts and stalls the update strategies made, by outcome.");
+        let _ = writeln!(out, "# TYPE {name} counter");
+        for ((strategy, action, outcome), n) in
+            self.strategy_actions.lock().unwrap_or_else(|e| e.into_inner()).iter()
+        {
+            let _ = writeln!(
+                out,
+                "{name}{{strategy=\"{strategy}\",action=\"{action}\",outcome=\"{outcome}\"}} {n}"
+            );
         }
         let name = format!("{PREFIX}_event_to_write_seconds");
         let h = self.lag.lock().unwrap_or_else(|e| e.into_inner());
@@ -221,6 +241,9 @@ mod tests {
         m.observe_lag(Duration::from_millis(40));
         m.observe_lag(Duration::from_millis(700));
         m.observe_lag(Duration::from_secs(20));
+        m.count_strategy_action("Immediate", "restart", "done");
+        m.count_strategy_action("Immediate", "restart", "done");
+        m.count_strategy_action("Opportunistic", "queued_refresh", "superseded");
         let text = m.render();
         for line in [
             "# TYPE kubectl_jobset_recorder_revisions_recorded_total counter",
@@ -243,6 +266,9 @@ mod tests {
             &format!("kubectl_jobset_recorder_build_info{{version=\"{}\"}} 1", env!("CARGO_PKG_VERSION")),
             "# TYPE process_resident_memory_bytes gauge",
             "# TYPE process_cpu_seconds_total counter",
+            "# TYPE kubectl_jobset_recorder_update_strategy_actions_total counter",
+            "kubectl_jobset_recorder_update_strategy_actions_total{strategy=\"Immediate\",action=\"restart\",outcome=\"done\"} 2",
+            "kubectl_jobset_recorder_update_strategy_actions_total{strategy=\"Opportunistic\",action=\"queued_refresh\",outcome=\"superseded\"} 1",
         ] {
             assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
         }

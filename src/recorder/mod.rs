@@ -15,6 +15,7 @@
 //! - `announce`: the Events of recorded revisions.
 //! - `staged`: changes staged for the next restart, applied when a JobSet restarts.
 //! - `retention`: the history of deleted JobSets: marked, kept, then pruned.
+//! - `steer`: the update strategies (Opportunistic, Immediate): restarts the drift calls for.
 //! - `lease`: the Lease (election or heartbeat) and the loop that keeps it.
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
@@ -28,6 +29,7 @@ mod run;
 pub mod server;
 mod staged;
 mod state;
+mod steer;
 mod watch;
 
 pub use run::{RecorderPlan, run};

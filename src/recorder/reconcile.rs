@@ -263,9 +263,10 @@ async fn reconcile_chunk(
     }
     let mut fleet = Fleet::new(jobsets, jobs, Vec::new()).with_revisions(revisions);
     let mut warnings = Vec::new();
+    let mut computed = Vec::new();
     let recorded = async {
-        let drifts = compute(defaulter, &fleet).await?;
-        record(cluster, defaulter, &mut fleet, &drifts, options, &mut warnings).await
+        computed = compute(defaulter, &fleet).await?;
+        record(cluster, defaulter, &mut fleet, &computed, options, &mut warnings).await
     }
     .await;
     let finished = Instant::now();
@@ -274,7 +275,11 @@ async fn reconcile_chunk(
         shared.warn_once(line);
     }
     match recorded {
-        Ok(recorded) => settle(shared, &fleet, keys, &before, &recorded, finished),
+        Ok(recorded) => {
+            settle(shared, &fleet, keys, &before, &recorded, finished);
+            // The update strategies act on the drift just computed.
+            super::steer::steer(shared, cluster, &fleet, &computed).await;
+        }
         Err(e) => not_reconciled(shared, &keys, &e, finished),
     }
 }

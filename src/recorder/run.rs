@@ -36,6 +36,9 @@ pub struct RecorderPlan {
     pub metrics_addr: Option<SocketAddr>,
     /// How long a deleted JobSet's revisions are kept (`--history-retention`).
     pub history_retention: Duration,
+    /// Enforce update strategies, with this default for JobSets without the annotation;
+    /// None: record only (`--no-update-strategies`).
+    pub update_strategies: Option<crate::model::strategy::DefaultStrategy>,
 }
 
 /// In-flight writes get this long after SIGTERM or SIGINT.
@@ -52,7 +55,11 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
             identity: identity.clone(),
             duration: plan.lease_duration,
             leader_elect: plan.leader_elect,
-            annotations: Scope::annotations(&namespaces, plan.selector.as_deref()),
+            annotations: {
+                let mut annotations = Scope::annotations(&namespaces, plan.selector.as_deref());
+                annotations.extend([Scope::strategies_annotation(plan.update_strategies)]);
+                annotations
+            },
         },
     );
     let metrics = Arc::new(Metrics::default());
@@ -67,6 +74,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     let (stores, writers) = stores();
     let (announce_tx, announce_rx) = tokio::sync::mpsc::unbounded_channel();
     let shared = Shared::new(stores, metrics.clone(), err, announce_tx);
+    shared.steering.replace(super::steer::Steering::new(plan.update_strategies));
     let mode = if plan.leader_elect { "leader election" } else { "heartbeat" };
     shared.say(&format!(
         "recorder {identity}: keeping the history of JobSets in {}; Lease {}/{LEASE_NAME} ({mode}, {}s)",

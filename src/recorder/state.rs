@@ -68,6 +68,8 @@ pub(super) struct Shared<'a> {
     pub(super) announce: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Announcement>>>,
     /// Where JobSets whose staged change is due go (see `staged`); set by `run`.
     pub(super) staged: RefCell<Option<tokio::sync::mpsc::UnboundedSender<Key>>>,
+    /// The update strategies' settings and what they last said per JobSet.
+    pub(super) steering: RefCell<super::steer::Steering>,
 }
 
 impl<'a> Shared<'a> {
@@ -97,6 +99,7 @@ impl<'a> Shared<'a> {
             solo: RefCell::default(),
             announce: RefCell::new(Some(announce)),
             staged: RefCell::new(None),
+            steering: RefCell::default(),
         }
     }
 

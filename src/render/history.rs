@@ -307,7 +307,7 @@ mod tests {
                 "spec": {"replicatedJobs": []}}))
             .unwrap()
         };
-        let ml = Scope { namespaces: vec!["ml".into()], selector: None };
+        let ml = Scope { namespaces: vec!["ml".into()], selector: None, strategies: None };
         assert!(recorder_hint(&[jobset("ml")], None).unwrap().contains("kubectl jobset recorder -A"));
         assert_eq!(recorder_hint(&[jobset("ml")], Some(&ml)), None);
         assert!(recorder_hint(&[jobset("ml"), jobset("other")], Some(&ml)).is_some());

@@ -30,6 +30,7 @@ pub fn table(
         "FAILED",
         "STATUS",
         AGE,
+        "STRATEGY",
     ]);
     if wide {
         headers.extend(["QUEUE", "IMAGES"]);
@@ -51,6 +52,7 @@ pub fn table(
                 s.failed.to_string(),
                 if s.mixed { format!("{},Mixed", s.phase) } else { s.phase.to_string() },
                 format_age(s.created, now),
+                s.strategy.clone(),
             ]);
             if wide {
                 row.push(s.queue.clone().unwrap_or_else(|| "<none>".into()));
@@ -101,6 +103,7 @@ mod tests {
             job_images: vec![],
             mixed: false,
             queue: None,
+            strategy: "-".into(),
         }
     }
 
@@ -115,8 +118,8 @@ mod tests {
     #[test]
     fn namespace_table() {
         insta::assert_snapshot!(render(&[summary("ml", "train")], false, false), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE
-        train   2          3/4     4        0           0           0        Running   150m
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    STRATEGY
+        train   2          3/4     4        0           0           0        Running   150m   -
         ");
     }
 
@@ -126,8 +129,8 @@ mod tests {
         (queued.active, queued.suspended, queued.ready, queued.phase) = (0, 4, 0, Phase::Suspended);
         queued.job_images = vec![("workers".into(), vec!["app:v0".into(), "side:v1".into()])];
         insta::assert_snapshot!(render(&[queued], false, true), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS      AGE    QUEUE    IMAGES
-        train   2          0/4     0        4           0           0        Suspended   150m   <none>   workers=app:v1,side:v1(jobs:app:v0,side:v1) driver=drv:v1
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS      AGE    STRATEGY   QUEUE    IMAGES
+        train   2          0/4     0        4           0           0        Suspended   150m   -          <none>   workers=app:v1,side:v1(jobs:app:v0,side:v1) driver=drv:v1
         ");
     }
 
@@ -137,17 +140,21 @@ mod tests {
         (queued.active, queued.suspended, queued.ready, queued.phase) = (0, 4, 0, Phase::Queued);
         queued.queue = Some("lq/jobset-train-1a2b3".into());
         insta::assert_snapshot!(render(&[queued], false, true), @r"
-        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS   AGE    QUEUE                   IMAGES
-        train   2          0/4     0        4           0           0        Queued   150m   lq/jobset-train-1a2b3   workers=app:v1,side:v1 driver=drv:v1
+        NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS   AGE    STRATEGY   QUEUE                   IMAGES
+        train   2          0/4     0        4           0           0        Queued   150m   -          lq/jobset-train-1a2b3   workers=app:v1,side:v1 driver=drv:v1
         ");
     }
 
     #[test]
     fn all_namespaces_wide_table() {
-        insta::assert_snapshot!(render(&[summary("ml", "train"), summary("research", "eval")], true, true), @r"
-        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    QUEUE    IMAGES
-        ml          train   2          3/4     4        0           0           0        Running   150m   <none>   workers=app:v1,side:v1 driver=drv:v1
-        research    eval    2          3/4     4        0           0           0        Running   150m   <none>   workers=app:v1,side:v1 driver=drv:v1
+        let mut train = summary("ml", "train");
+        train.strategy = "Immediate".into();
+        let mut eval = summary("research", "eval");
+        eval.strategy = "invalid: sometimes".into();
+        insta::assert_snapshot!(render(&[train, eval], true, true), @r"
+        NAMESPACE   NAME    RESTARTS   READY   ACTIVE   SUSPENDED   SUCCEEDED   FAILED   STATUS    AGE    STRATEGY             QUEUE    IMAGES
+        ml          train   2          3/4     4        0           0           0        Running   150m   Immediate            <none>   workers=app:v1,side:v1 driver=drv:v1
+        research    eval    2          3/4     4        0           0           0        Running   150m   invalid: sometimes   <none>   workers=app:v1,side:v1 driver=drv:v1
         ");
     }
 }

@@ -28,7 +28,18 @@ async fn lists_jobsets_across_namespaces_with_two_requests() {
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert_eq!(
         lines[0].split_whitespace().collect::<Vec<_>>(),
-        ["NAME", "RESTARTS", "READY", "ACTIVE", "SUSPENDED", "SUCCEEDED", "FAILED", "STATUS", "AGE"]
+        [
+            "NAME",
+            "RESTARTS",
+            "READY",
+            "ACTIVE",
+            "SUSPENDED",
+            "SUCCEEDED",
+            "FAILED",
+            "STATUS",
+            "AGE",
+            "STRATEGY"
+        ]
     );
     assert_eq!(lines.len(), 2, "{out:?}");
     assert_eq!(

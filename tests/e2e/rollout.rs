@@ -374,7 +374,19 @@ async fn list_watch_prints_rows_as_they_change() {
     let header = watch.expect("the header", |l| l.starts_with("EVENT"));
     assert_eq!(
         cells(&header),
-        ["EVENT", "NAME", "RESTARTS", "READY", "ACTIVE", "SUSPENDED", "SUCCEEDED", "FAILED", "STATUS", "AGE"]
+        [
+            "EVENT",
+            "NAME",
+            "RESTARTS",
+            "READY",
+            "ACTIVE",
+            "SUSPENDED",
+            "SUCCEEDED",
+            "FAILED",
+            "STATUS",
+            "AGE",
+            "STRATEGY"
+        ]
     );
     let first = watch.expect("the first row", |l| l.starts_with("ADDED"));
     assert_eq!(&cells(&first)[..9], ["ADDED", "train", "0", "0/2", "2", "0", "0", "0", "Running"]);

@@ -7,7 +7,9 @@
 //! After every wave: (a) one restart at most per wave of simultaneous requests, exactly
 //! one if any reported it; (b) the spec moved through a linear order of exactly the
 //! applied writes, each applied to what it read; (c) one revision per template, attempts
-//! only growing; (d) every command ended within its budget.
+//! only growing; (d) every command ended within its budget; (e) beside them, one JobSet
+//! of each update strategy under a recorder: at most one policy restart per spec
+//! revision, Never's edits refused (tests/soak/strategy.rs).
 //!
 //! One seeded PRNG makes every choice: the seed is printed first (`soak seed: N`) and
 //! `SOAK_SEED=N` replays the same choices (timings still vary). `SOAK_SECONDS` sets the
@@ -22,6 +24,7 @@ mod support;
 mod checks;
 mod ops;
 mod rng;
+mod strategy;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Write;
@@ -795,6 +798,7 @@ async fn seeded_campaign_keeps_the_invariants() {
         let out = ns.plugin(&["history", name]);
         assert_eq!(out.code, 0, "{out:?}");
     }
+    let mut strategies = strategy::StrategySoak::start(&ns, seed).await;
     let (recorded, recorder) = record(&ns);
     let env = Env {
         namespace: ns.name.clone(),
@@ -834,6 +838,10 @@ async fn seeded_campaign_keeps_the_invariants() {
         campaign.tally.waves += 1;
         let per_js = campaign.account(number, &done);
         campaign.check(number, per_js).await;
+        let found = tokio::task::block_in_place(|| strategies.wave(&campaign.env));
+        for f in found.into_iter().chain(strategies.check()) {
+            campaign.fail(number, "(e) update strategies", f);
+        }
         if controller_up {
             campaign.settle().await;
         }
@@ -849,10 +857,15 @@ async fn seeded_campaign_keeps_the_invariants() {
         let detail = format!("the campaign ended {overran:?} after its deadline");
         campaign.fail(number + 1, "(d) time", detail);
     }
+    for f in strategies.converged(&campaign.ns).await {
+        campaign.fail(number + 1, "(e) update strategies", f);
+    }
     recorder.abort();
     drop(proxy);
 
     announce(&campaign.summary());
+    announce(&strategies.summary());
+    drop(strategies);
     if !campaign.failures.is_empty() {
         let mut by_invariant: BTreeMap<&str, usize> = BTreeMap::new();
         for f in &campaign.failures {
