@@ -497,12 +497,20 @@ impl clap::builder::TypedValueParser for ListOutputParser {
             return Ok(ListOutput::CustomColumns(columns.to_owned()));
         }
         if text.starts_with("go-template") || text.starts_with("template=") {
-            return Err(invalid(format!("{text} (go-template is not supported: use jsonpath=TEMPLATE)")));
+            return Err(clap::Error::raw(
+                clap::error::ErrorKind::InvalidValue,
+                format!("invalid value '{text}' for '--output': go-template is not supported, use jsonpath=TEMPLATE\n"),
+            )
+            .with_cmd(cmd));
         }
         OutputFormat::from_str(&text, true).map(ListOutput::Format).map_err(|_| {
-            invalid(format!(
-                "{text} (one of table, wide, json, yaml, name, jsonpath=TEMPLATE, custom-columns=SPEC)"
-            ))
+            let mut err = invalid(text.to_string());
+            let valid = ["table", "wide", "json", "yaml", "name", "jsonpath=TEMPLATE", "custom-columns=SPEC"];
+            err.insert(
+                clap::error::ContextKind::ValidValue,
+                clap::error::ContextValue::Strings(valid.iter().map(|v| v.to_string()).collect()),
+            );
+            err
         })
     }
 

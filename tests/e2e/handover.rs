@@ -131,7 +131,16 @@ async fn handover_refuses_other_managers_kueue_and_finished_jobsets() {
 
     let kueue = TestNs::new("handover-kueue").await;
     two_revisions(&kueue, "", "    kueue.x-k8s.io/queue-name: team-a\n").await;
-    assert_refused(&kueue, HANDOVER, "admitted by Kueue (label kueue.x-k8s.io/queue-name=team-a)").await;
+    // Kueue's webhook creates it suspended (its queue does not exist: it stays queued).
+    // Only an admitted JobSet is refused (tests/kueue pins that); a queued one runs
+    // nothing, so it is handed over, saying that the new object queues again.
+    assert_eq!(kueue.jobset(NAME).await["spec"]["suspend"], true);
+    let out = kueue.plugin(HANDOVER);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("is queued by Kueue: the new object gets a new Workload and queues again"),
+        "{out:?}"
+    );
 
     let finished = TestNs::new("handover-finished").await;
     two_revisions(&finished, "", "").await;
