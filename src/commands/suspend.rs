@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use crate::cluster::Cluster;
+use crate::cluster::api::is_precondition_failure;
 use crate::commands::Confirm;
 use crate::error::{Error, Result};
 use crate::execute::DryRun;
@@ -82,7 +83,7 @@ pub async fn run(
                         .patch_jobset(jobset.namespace(), jobset.name(), None, &patch, server)
                         .await
                         .map_err(|e| match e {
-                            Error::Api { code: 422, .. } | Error::Conflict { .. } => Error::Refused {
+                            e if is_precondition_failure(&e) => Error::Refused {
                                 what: what.clone(),
                                 verb: done,
                                 why:

@@ -12,6 +12,7 @@ use futures::{StreamExt, TryStreamExt};
 use kube::api::{Api, WatchEvent, WatchParams};
 
 use crate::cluster::Cluster;
+use crate::cluster::api::is_precondition_failure;
 use crate::error::{Error, Result};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::model::kueue::restore_scheduling;
@@ -57,7 +58,7 @@ pub async fn after_admitted_change(
                 return Ok(true);
             }
             // Kueue (or anyone) wrote in between: read again and re-plan.
-            Err(Error::Api { code: 422, .. } | Error::Conflict { .. }) if tries < 5 => tries += 1,
+            Err(e) if is_precondition_failure(&e) && tries < 5 => tries += 1,
             Err(e) => return Err(e),
         }
     }

@@ -8,6 +8,7 @@ use std::io::Write;
 
 use super::{DryRun, Outcome, restart_one};
 use crate::cluster::Cluster;
+use crate::cluster::api::is_precondition_failure;
 use crate::error::{Error, Result};
 use crate::history::{Templates, same_templates_in_order, templates_of};
 use crate::model::jobset::{ChildJob, JobSet, RESOURCE_NAME};
@@ -111,13 +112,15 @@ async fn apply_steps(
                     }
                     current = cluster.get_jobset(ns, name).await?;
                 }
-                Err(e) if guard_failed(&e) => current = cluster.get_jobset(ns, name).await?,
+                Err(e) if is_precondition_failure(&e) => current = cluster.get_jobset(ns, name).await?,
                 Err(e) => return Err(e),
             },
             Step::Restart { from } if staged.restart_from.is_none() => {
                 match cluster.patch_revision(ns, &staged.name, &staged::mark_applying(&staged, from)).await {
                     Ok(marked) => staged = staged::parse(&marked, current.uid()).unwrap_or(staged),
-                    Err(e) if guard_failed(&e) => staged = reread(cluster, &current, &staged).await?,
+                    Err(e) if is_precondition_failure(&e) => {
+                        staged = reread(cluster, &current, &staged).await?
+                    }
                     Err(e) => return Err(e),
                 }
             }
@@ -143,11 +146,6 @@ async fn apply_steps(
         verb: "restarted",
         why: "it kept changing while its staged change was applied; run the command again".into(),
     })
-}
-
-/// A JSON-patch `test` or a resourceVersion precondition that no longer held.
-fn guard_failed(e: &Error) -> bool {
-    matches!(e, Error::Conflict { .. } | Error::Api { code: 422, .. })
 }
 
 async fn reread(cluster: &Cluster, jobset: &JobSet, old: &Staged) -> Result<Staged> {
