@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::history::{Revision, Templates, same_templates_in_order, templates_of};
 use crate::model::jobset::JobSet;
-use crate::model::patch::{pointer, replace, test};
+use crate::model::patch::{pointer, test};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Decision {
@@ -40,22 +40,9 @@ pub fn plan(jobset: &JobSet, target: &Revision) -> Decision {
             spec_names.join(", ")
         ));
     }
-    // The JobSet read, not one deleted and created again under its name since (its
-    // history, and so `target`, belongs to the one read).
-    let mut ops = vec![uid_guard(jobset)];
-    for (i, (name, template)) in current.iter().enumerate() {
-        let Some((_, wanted)) = target.templates.iter().find(|(n, _)| n == name) else { continue };
-        if crate::history::canonical(wanted) == crate::history::canonical(template) {
-            continue;
-        }
-        // The test ops make the patch fail, changing nothing, if anyone edited the
-        // replicatedJob since we read it.
-        let i = i.to_string();
-        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "name"]), name.as_str()));
-        ops.push(test(pointer(&["spec", "replicatedJobs", &i, "template"]), template.clone()));
-        ops.push(replace(pointer(&["spec", "replicatedJobs", &i, "template"]), wanted.clone()));
-    }
-    Decision::Patch(Patch(ops))
+    // Guarded by the uid (the JobSet read, not one created again under its name since: its
+    // history, and so `target`, belongs to the one read) and a `test` of each template read.
+    Decision::Patch(super::staged::template_patch(jobset, &target.templates))
 }
 
 /// A `test` op on `metadata.uid`: the patch fails, changing nothing, on another JobSet
