@@ -455,8 +455,8 @@ ready\:"Every Job of the new attempt is ready"))' \
 '--all-namespaces[Select JobSets in every namespace (with -l)]' \
 '-y[Do not ask for confirmation]' \
 '--yes[Do not ask for confirmation]' \
-'(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new images and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
-'--restart[Restart each changed JobSet once its patch has landed, so the image takes effect now]' \
+'(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new templates and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
+'--restart[Restart each changed JobSet once its patch has landed, so the change takes effect now]' \
 '(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
 '(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the change for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart. For JobSets Kueue has admitted, whose Pods a change in place would stop]' \
 '--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
@@ -467,6 +467,110 @@ ready\:"Every Job of the new attempt is ready"))' \
 '-V[Print version]' \
 '--version[Print version]' \
 '*::args -- JobSet names (`NAME` or `jobset/NAME`), then one or more `\[REPLICATEDJOB/\]CONTAINER=IMAGE`:_default' \
+&& ret=0
+;;
+(env)
+_arguments "${_arguments_options[@]}" : \
+'-c+[The containers to change\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'--containers=[The containers to change\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'*-e+[A variable to set or remove (\`KEY=VALUE\`, \`KEY-\`), as a flag; repeatable]:KEY=VALUE:_default' \
+'*--env=[A variable to set or remove (\`KEY=VALUE\`, \`KEY-\`), as a flag; repeatable]:KEY=VALUE:_default' \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--reason=[Why\: recorded as the change cause of the new revision (default\: the command)]:TEXT:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[With --restart (or --now)\: wait until every Job of the new attempt exists (\`=ready\`\: is ready); under Kueue, through its re-admission]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits]:DURATION:_default' \
+'-o+[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--output=[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new templates and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
+'--restart[Restart each changed JobSet once its patch has landed, so the change takes effect now]' \
+'(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the change for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart. For JobSets Kueue has admitted, whose Pods a change in place would stop]' \
+'--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::args -- JobSet names (`NAME` or `jobset/NAME`), then `KEY=VALUE` to set and `KEY-` to remove:_default' \
+&& ret=0
+;;
+(resources)
+_arguments "${_arguments_options[@]}" : \
+'-c+[The containers to change\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'--containers=[The containers to change\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'--limits=[Resource limits, e.g. \`cpu=2,memory=4Gi\` (0 removes one)]:LIST:_default' \
+'--requests=[Resource requests, e.g. \`cpu=1,memory=2Gi\` (0 removes one). Under Kueue, a JobSet whose ClusterQueue could never admit the new requests is refused]:LIST:_default' \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--reason=[Why\: recorded as the change cause of the new revision (default\: the command)]:TEXT:_default' \
+'--dry-run=[Change nothing\: \`client\` shows the diff, \`server\` also runs admission (webhooks, CEL)]::MODE:((none\:""
+client\:"Print what would happen; send nothing"
+server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
+'--wait=[With --restart (or --now)\: wait until every Job of the new attempt exists (\`=ready\`\: is ready); under Kueue, through its re-admission]::CONDITION:((created\:"Every Job of the new attempt exists"
+ready\:"Every Job of the new attempt is ready"))' \
+'--timeout=[How long --wait waits]:DURATION:_default' \
+'-o+[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--output=[Print the changed JobSets instead of a sentence each]:OUTPUT:(json yaml name)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'(-l --selector -A --all-namespaces)--handover[Where the controller forbids template changes (upstream JobSet)\: recreate the JobSet with the new templates and hand its running Jobs over to it, untouched; resumable. One JobSet, by name]' \
+'--restart[Restart each changed JobSet once its patch has landed, so the change takes effect now]' \
+'(--handover)--now[For a JobSet Kueue has admitted (otherwise refused\: Kueue would stop it and resume the old template)\: change it, let Kueue stop it, and restart it on the new template at once. Its Pods stop and its Workload queues again. Implies --restart]' \
+'(--handover --now --restart)--at-next-restart[Leave the spec as it is and stage the change for the JobSet'\''s next restart (a revision of its own)\: \`restart\` applies it, or the recorder at a natural restart. For JobSets Kueue has admitted, whose Pods a change in place would stop]' \
+'--force[With --restart (or --now)\: restart even while the previous restart is still in progress]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::names -- JobSet names (`NAME` or `jobset/NAME`):_default' \
 && ret=0
 ;;
 (update-strategy)
@@ -851,6 +955,14 @@ _arguments "${_arguments_options[@]}" : \
 _arguments "${_arguments_options[@]}" : \
 && ret=0
 ;;
+(env)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(resources)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
 (update-strategy)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1034,14 +1146,26 @@ _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__help__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'env:Set or remove environment variables in JobSet templates\: NAME... KEY=VALUE... KEY-...' \
+'resources:Set resource limits and requests in JobSet templates\: NAME... --limits/--requests LIST' \
 'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset help set commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__env_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set__subcmd__env_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help set env commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__resources_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__set__subcmd__resources_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help set resources commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__set__subcmd__update-strategy_commands() {
@@ -1102,14 +1226,26 @@ _kubectl-jobset__subcmd__rollback_commands() {
 _kubectl-jobset__subcmd__set_commands() {
     local commands; commands=(
 'image:Set container images in JobSet templates\: NAME... \[REPLICATEDJOB/\]CONTAINER=IMAGE...' \
+'env:Set or remove environment variables in JobSet templates\: NAME... KEY=VALUE... KEY-...' \
+'resources:Set resource limits and requests in JobSet templates\: NAME... --limits/--requests LIST' \
 'update-strategy:Set JobSets'\'' update strategy\: NAME... STRATEGY (Never, Opportunistic or Immediate)' \
     )
     _describe -t commands 'kubectl-jobset set commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set__subcmd__env_commands] )) ||
+_kubectl-jobset__subcmd__set__subcmd__env_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset set env commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__set__subcmd__image_commands] )) ||
 _kubectl-jobset__subcmd__set__subcmd__image_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset set image commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__set__subcmd__resources_commands] )) ||
+_kubectl-jobset__subcmd__set__subcmd__resources_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset set resources commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__set__subcmd__update-strategy_commands] )) ||
 _kubectl-jobset__subcmd__set__subcmd__update-strategy_commands() {

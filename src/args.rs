@@ -11,13 +11,15 @@ use crate::commands::history::HistoryPlan;
 use crate::commands::list::{ListPlan, Printer};
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
-use crate::commands::set_image::SetImagePlan;
+use crate::commands::set::SetPlan;
 use crate::commands::status::StatusPlan;
 use crate::commands::suspend::SuspendPlan;
 use crate::commands::{CommandPlan, Prompt, Watching};
 use crate::error::{Error, Result};
 use crate::execute::{DryRun, RestartAfter, Wait, WaitFor};
 use crate::plan::restart::{RestartOptions, parse_job_target};
+use crate::plan::set::Setting;
+use crate::plan::template_change::Target;
 use crate::recorder::RecorderPlan;
 use crate::render::{self, Format};
 use crate::select::Selection;
@@ -57,7 +59,13 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             CommandPlan::Rollback(rollback_plan(&args, global)?, prompt(args.change.yes))
         }
         Command::Set(cli::SetArgs { command: cli::SetCommand::Image(args) }) => {
-            CommandPlan::SetImage(set_image_plan(&args, global)?, prompt(args.change.yes))
+            CommandPlan::Set(set_image_plan(&args, global)?, prompt(args.template.change.yes))
+        }
+        Command::Set(cli::SetArgs { command: cli::SetCommand::Env(args) }) => {
+            CommandPlan::Set(set_env_plan(&args, global)?, prompt(args.template.change.yes))
+        }
+        Command::Set(cli::SetArgs { command: cli::SetCommand::Resources(args) }) => {
+            CommandPlan::Set(set_resources_plan(&args, global)?, prompt(args.template.change.yes))
         }
         Command::Set(cli::SetArgs { command: cli::SetCommand::UpdateStrategy(args) }) => {
             CommandPlan::SetUpdateStrategy(set_update_strategy_plan(&args, global)?)
@@ -322,7 +330,7 @@ fn set_update_strategy_plan(
     })
 }
 
-fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetImagePlan> {
+fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetPlan> {
     let first_image = args.args.iter().position(|a| a.contains('=')).unwrap_or(args.args.len());
     let (names, images) = args.args.split_at(first_image);
     if let Some(name) = images.iter().find(|a| !a.contains('=')) {
@@ -330,6 +338,58 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
             "{name:?} comes after an image: give the JobSet names first, then [REPLICATEDJOB/]CONTAINER=IMAGE"
         )));
     }
+    let images = crate::plan::set_image::parse_image_args(images).map_err(usage)?;
+    set_plan(names, Setting::Image(images), &args.template, global)
+}
+
+/// `set env NAME... KEY=VALUE... KEY-... [-e KEY=VALUE]`: the names come first (a JobSet
+/// name never holds `=` nor ends in `-`).
+fn set_env_plan(args: &cli::SetEnvArgs, global: &GlobalArgs) -> Result<SetPlan> {
+    let is_var = |a: &String| a.contains('=') || a.ends_with('-');
+    let first_var = args.args.iter().position(is_var).unwrap_or(args.args.len());
+    let (names, vars) = args.args.split_at(first_var);
+    if let Some(name) = vars.iter().find(|a| !is_var(a)) {
+        return Err(Error::Usage(format!(
+            "{name:?} comes after a variable: give the JobSet names first, then KEY=VALUE or KEY-"
+        )));
+    }
+    let all: Vec<String> = vars.iter().chain(&args.env).cloned().collect();
+    let vars = crate::plan::set_env::parse_env_args(&all).map_err(usage)?;
+    let target = container_target(&args.containers)?;
+    let env = crate::plan::set_env::EnvChange { target, vars };
+    set_plan(names, Setting::Env(env), &args.template, global)
+}
+
+fn set_resources_plan(args: &cli::SetResourcesArgs, global: &GlobalArgs) -> Result<SetPlan> {
+    let list = |flag: &str, text: &Option<String>| -> Result<_> {
+        match text {
+            Some(t) => crate::plan::set_resources::parse_resource_list(flag, t).map_err(Error::Usage),
+            None => Ok(Default::default()),
+        }
+    };
+    let resources = crate::plan::set_resources::ResourcesChange {
+        target: container_target(&args.containers)?,
+        limits: list("--limits", &args.limits)?,
+        requests: list("--requests", &args.requests)?,
+    };
+    set_plan(&args.names, Setting::Resources(resources), &args.template, global)
+}
+
+/// `-c [REPLICATEDJOB/]CONTAINER`.
+fn container_target(text: &str) -> Result<Target> {
+    Target::parse(text).ok_or_else(|| {
+        Error::Usage(format!("invalid -c {text:?}: use [REPLICATEDJOB/]CONTAINER, e.g. trainer or workers/*"))
+    })
+}
+
+/// What `set image|env|resources` share: the selection, the change cause, restart and
+/// Kueue options.
+fn set_plan(
+    names: &[String],
+    setting: Setting,
+    args: &cli::SetTemplateArgs,
+    global: &GlobalArgs,
+) -> Result<SetPlan> {
     if args.all_namespaces && args.selector.is_none() {
         return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
     }
@@ -341,7 +401,6 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
     if args.handover && names.len() != 1 {
         return Err(Error::Usage("--handover changes one JobSet: name exactly one".into()));
     }
-    let images = crate::plan::set_image::parse_image_args(images).map_err(usage)?;
     validate_timeout(args.with_restart.timeout)?;
     if let Some(reason) = &args.reason
         && reason.trim().is_empty()
@@ -353,14 +412,14 @@ fn set_image_plan(args: &cli::SetImageArgs, global: &GlobalArgs) -> Result<SetIm
         all_namespaces: args.all_namespaces,
         selector: args.selector.clone(),
     };
-    let cause = args.reason.clone().unwrap_or_else(|| crate::plan::set_image::default_cause(&images));
-    Ok(SetImagePlan {
+    let cause = args.reason.clone().unwrap_or_else(|| setting.default_cause());
+    Ok(SetPlan {
         selection: selection(&select, global)?,
         restart: restart_after(args.restart || args.now, &args.with_restart, cause.clone(), global),
         handover: args.handover,
         now: args.now,
         at_next_restart: args.at_next_restart,
-        images,
+        setting,
         cause,
         requested_by: requested_by(global),
         dry_run: args.change.dry_run.into(),

@@ -108,6 +108,38 @@ Exit codes:
   1  error
   2  usage error";
 
+const SET_ENV_HELP: &str = "\
+Examples:
+  # Set a variable in every container of train, and remove another
+  kubectl jobset set env train NCCL_DEBUG=INFO OLD_FLAG-
+
+  # Only the trainer container of the workers, then restart now
+  kubectl jobset set env train -c workers/trainer LEARNING_RATE=0.01 --restart
+
+  # Preview the change without writing it
+  kubectl jobset set env train -e NCCL_DEBUG=WARN --dry-run
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const SET_RESOURCES_HELP: &str = "\
+Examples:
+  # Limits and requests for the trainer containers of train
+  kubectl jobset set resources train -c trainer --limits=cpu=4,memory=16Gi --requests=cpu=2,memory=8Gi
+
+  # An admitted Kueue JobSet: stage the change for its next restart
+  kubectl jobset set resources train --requests=cpu=3 --at-next-restart
+
+  # Remove the memory limit (0 removes a resource)
+  kubectl jobset set resources train --limits=memory=0
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
 const STATUS_HELP: &str = "\
 Examples:
   # Wait until train's current attempt runs the spec's templates and is ready
@@ -793,6 +825,25 @@ pub enum SetCommand {
     #[command(after_help = SET_IMAGE_HELP)]
     Image(SetImageArgs),
 
+    /// Set or remove environment variables in JobSet templates: NAME... KEY=VALUE... KEY-...
+    ///
+    /// As `kubectl set env`: `KEY=VALUE` sets a variable (a `valueFrom` one becomes a plain
+    /// value), `KEY-` removes it, in the containers -c names (all by default, init
+    /// containers too). One JSON patch per JobSet, guarded by the env it replaces. Running
+    /// Jobs keep their template until the next restart; --restart restarts now.
+    #[command(after_help = SET_ENV_HELP)]
+    Env(SetEnvArgs),
+
+    /// Set resource limits and requests in JobSet templates: NAME... --limits/--requests LIST
+    ///
+    /// As `kubectl set resources`: `--limits=cpu=2,memory=4Gi --requests=cpu=1` in the
+    /// containers -c names (all by default); a quantity of 0 removes that resource. A
+    /// request above its limit is refused, and under Kueue so is a change the JobSet's
+    /// ClusterQueue could never admit. One JSON patch per JobSet, guarded by the resources
+    /// it replaces.
+    #[command(after_help = SET_RESOURCES_HELP)]
+    Resources(SetResourcesArgs),
+
     /// Set JobSets' update strategy: NAME... STRATEGY (Never, Opportunistic or Immediate).
     ///
     /// Writes the annotation kubectl-jobset.io/update-strategy with one JSON patch per
@@ -825,12 +876,62 @@ pub struct SetUpdateStrategyArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group = clap::ArgGroup::new("restarting").multiple(true).args(["restart", "now"]))]
 pub struct SetImageArgs {
     /// JobSet names (`NAME` or `jobset/NAME`), then one or more `[REPLICATEDJOB/]CONTAINER=IMAGE`.
     #[arg(value_name = "NAME|CONTAINER=IMAGE", required = true)]
     pub args: Vec<String>,
 
+    #[command(flatten)]
+    pub template: SetTemplateArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SetEnvArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`), then `KEY=VALUE` to set and `KEY-` to remove.
+    #[arg(value_name = "NAME|KEY=VALUE|KEY-", required = true)]
+    pub args: Vec<String>,
+
+    /// The containers to change: `[REPLICATEDJOB/]CONTAINER` (`*` for all, the default).
+    #[arg(short = 'c', long = "containers", value_name = "CONTAINER", default_value = "*")]
+    pub containers: String,
+
+    /// A variable to set or remove (`KEY=VALUE`, `KEY-`), as a flag; repeatable.
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+
+    #[command(flatten)]
+    pub template: SetTemplateArgs,
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("resource_lists").multiple(true).required(true).args(["limits", "requests"]))]
+pub struct SetResourcesArgs {
+    /// JobSet names (`NAME` or `jobset/NAME`).
+    #[arg(value_name = "NAME")]
+    pub names: Vec<String>,
+
+    /// The containers to change: `[REPLICATEDJOB/]CONTAINER` (`*` for all, the default).
+    #[arg(short = 'c', long = "containers", value_name = "CONTAINER", default_value = "*")]
+    pub containers: String,
+
+    /// Resource limits, e.g. `cpu=2,memory=4Gi` (0 removes one).
+    #[arg(long, value_name = "LIST")]
+    pub limits: Option<String>,
+
+    /// Resource requests, e.g. `cpu=1,memory=2Gi` (0 removes one). Under Kueue, a JobSet
+    /// whose ClusterQueue could never admit the new requests is refused.
+    #[arg(long, value_name = "LIST")]
+    pub requests: Option<String>,
+
+    #[command(flatten)]
+    pub template: SetTemplateArgs,
+}
+
+/// What `set image`, `set env` and `set resources` share: selection, why, dry run,
+/// restart, Kueue and handover.
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("restarting").multiple(true).args(["restart", "now"]))]
+pub struct SetTemplateArgs {
     /// Select JobSets in every namespace (with -l).
     #[arg(short = 'A', long)]
     pub all_namespaces: bool,
@@ -847,12 +948,12 @@ pub struct SetImageArgs {
     pub change: ChangeArgs,
 
     /// Where the controller forbids template changes (upstream JobSet): recreate the JobSet
-    /// with the new images and hand its running Jobs over to it, untouched; resumable. One
-    /// JobSet, by name.
+    /// with the new templates and hand its running Jobs over to it, untouched; resumable.
+    /// One JobSet, by name.
     #[arg(long, conflicts_with_all = ["selector", "all_namespaces"])]
     pub handover: bool,
 
-    /// Restart each changed JobSet once its patch has landed, so the image takes effect now.
+    /// Restart each changed JobSet once its patch has landed, so the change takes effect now.
     #[arg(long)]
     pub restart: bool,
 

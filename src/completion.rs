@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn nested_set_image() {
-        assert_eq!(values(plan(&words(&["set", ""]))), ["image", "update-strategy"]);
+        assert_eq!(values(plan(&words(&["set", ""]))), ["image", "env", "resources", "update-strategy"]);
         assert_eq!(
             plan(&words(&["set", "image", "tr"])),
             Completion::JobSetNames { prefix: "tr".into(), exclude: vec![] }

@@ -280,30 +280,64 @@ pub fn is_precondition_failure(err: &Error) -> bool {
 impl Cluster {
     /// Kueue's Workloads in `namespace` (or all), each reduced as its page arrives; None
     /// when the cluster serves no Kueue (or we may not list Workloads: then Kueue is
-    /// known only by the queue label, said at -v). v1beta2 first, then v1beta1.
+    /// known only by the queue label, said at -v).
     pub async fn list_workloads(&self, namespace: Option<&str>) -> Result<Option<Vec<Workload>>> {
+        let read = |w: DynamicObject| Workload::from_object(&serde_json::to_value(w).unwrap_or_default());
+        self.list_kueue(("Workload", "workloads", kueue::WORKLOADS_RESOURCE), namespace, read).await
+    }
+
+    /// Each LocalQueue's ClusterQueue and every ClusterQueue's quota: two lists, whatever
+    /// the number of JobSets; None when Kueue is not served or we may not read them.
+    pub async fn kueue_quotas(&self, namespace: Option<&str>) -> Result<Option<kueue::QueueQuotas>> {
+        let local = |q: DynamicObject| {
+            let q = serde_json::to_value(q).unwrap_or_default();
+            let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+            (
+                (text(&q["metadata"]["namespace"]), text(&q["metadata"]["name"])),
+                text(&q["spec"]["clusterQueue"]),
+            )
+        };
+        let cluster = |q: DynamicObject| {
+            kueue::ClusterQueueQuota::from_object(&serde_json::to_value(q).unwrap_or_default())
+        };
+        let (Some(local_queues), Some(cluster_queues)) = (
+            self.list_kueue(("LocalQueue", "localqueues", kueue::LOCAL_QUEUES_RESOURCE), namespace, local)
+                .await?,
+            self.list_kueue(("ClusterQueue", "clusterqueues", kueue::CLUSTER_QUEUES_RESOURCE), None, cluster)
+                .await?,
+        ) else {
+            return Ok(None);
+        };
+        Ok(Some(kueue::QueueQuotas { local_queues: local_queues.into_iter().collect(), cluster_queues }))
+    }
+
+    /// A Kueue kind listed in `namespace` (or all; cluster-scoped kinds with None), each
+    /// object reduced by `read` as its page arrives: v1beta2 first, then v1beta1. None
+    /// when the cluster serves neither, or we may not list them (said at -v).
+    async fn list_kueue<U>(
+        &self,
+        (kind, plural, resource_name): (&str, &str, &'static str),
+        namespace: Option<&str>,
+        read: impl Fn(DynamicObject) -> U + Copy,
+    ) -> Result<Option<Vec<U>>> {
         for version in ["v1beta2", "v1beta1"] {
             let resource = ApiResource {
                 group: kueue::GROUP.into(),
                 version: version.into(),
                 api_version: format!("{}/{version}", kueue::GROUP),
-                kind: "Workload".into(),
-                plural: "workloads".into(),
+                kind: kind.into(),
+                plural: plural.into(),
             };
             let api: Api<DynamicObject> = match namespace {
                 Some(ns) => Api::namespaced_with(self.client.clone(), ns, &resource),
                 None => Api::all_with(self.client.clone(), &resource),
             };
-            let op = Op::new("list", kueue::WORKLOADS_RESOURCE, namespace);
-            let read = |w: DynamicObject| Workload::from_object(&serde_json::to_value(w).unwrap_or_default());
+            let op = Op::new("list", resource_name, namespace);
             match self.list_pages(&api, op, None, read).await {
-                Ok(workloads) => return Ok(Some(workloads)),
+                Ok(objects) => return Ok(Some(objects)),
                 Err(Error::NotFound { .. }) => continue,
                 Err(e @ Error::Forbidden { .. }) => {
-                    self.log.note(
-                        1,
-                        &format!("Kueue Workloads not read ({e}); Kueue is known by its queue label only"),
-                    );
+                    self.log.note(1, &format!("Kueue {plural} not read ({e}); going on without them"));
                     return Ok(None);
                 }
                 Err(e) => return Err(e),

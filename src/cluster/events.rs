@@ -56,24 +56,26 @@ pub async fn publish_event(cluster: &Cluster, jobset: &JobSet, event: &Event) ->
         .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
 }
 
-/// Our reason and action on the Event for a `set image`.
+/// Our reason and action on the Event for a `set image` (`set env`, `set resources`: see plan::set).
 pub const IMAGE_UPDATE_REASON: &str = "ImageUpdated";
 pub const IMAGE_UPDATE_ACTION: &str = "SetImage";
 
-/// Publishes an Event saying whose `set image` changed the JobSet's templates, and why.
-pub async fn publish_image_update(cluster: &Cluster, jobset: &JobSet, note: String) -> Result<()> {
+/// Publishes an Event saying whose `set image|env|resources` changed the JobSet's
+/// templates, and why; `reason_action` is the setting's (`ImageUpdated`, `SetImage`).
+pub async fn publish_template_update(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    (reason, action): (&str, &str),
+    note: String,
+) -> Result<()> {
     let event = Event {
         type_: EventType::Normal,
-        reason: IMAGE_UPDATE_REASON.to_owned(),
+        reason: reason.to_owned(),
         note: Some(note),
-        action: IMAGE_UPDATE_ACTION.to_owned(),
+        action: action.to_owned(),
         secondary: None,
     };
-    let reporter = Reporter { controller: REPORTER.to_owned(), instance: None };
-    Recorder::new(cluster.client.clone(), reporter)
-        .publish(&event, &reference(jobset))
-        .await
-        .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
+    publish_event(cluster, jobset, &event).await
 }
 
 /// The Event's reason and action when the recorder records a revision.

@@ -9,7 +9,7 @@ pub mod history;
 pub mod list;
 pub mod restart;
 pub mod rollback;
-pub mod set_image;
+pub mod set;
 pub mod set_update_strategy;
 pub mod status;
 pub mod suspend;
@@ -54,7 +54,7 @@ pub enum CommandPlan {
     Restart(restart::RestartPlan, Prompt),
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
-    SetImage(set_image::SetImagePlan, Prompt),
+    Set(set::SetPlan, Prompt),
     SetUpdateStrategy(set_update_strategy::SetUpdateStrategyPlan),
     Status(status::StatusPlan),
     Suspend(suspend::SuspendPlan, Prompt),
@@ -72,7 +72,7 @@ impl CommandPlan {
             CommandPlan::Restart(p, _) => &mut p.selection,
             CommandPlan::History(p) => &mut p.selection,
             CommandPlan::Rollback(p, _) => &mut p.selection,
-            CommandPlan::SetImage(p, _) => &mut p.selection,
+            CommandPlan::Set(p, _) => &mut p.selection,
             CommandPlan::SetUpdateStrategy(p) => &mut p.selection,
             CommandPlan::Status(p) => &mut p.selection,
             CommandPlan::Suspend(p, _) => &mut p.selection,
@@ -106,8 +106,8 @@ impl CommandPlan {
             CommandPlan::Rollback(plan, prompt) => {
                 rollback::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
-            CommandPlan::SetImage(plan, prompt) => {
-                set_image::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            CommandPlan::Set(plan, prompt) => {
+                set::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
             }
             CommandPlan::SetUpdateStrategy(plan) => set_update_strategy::run(cluster, plan, out, err).await,
             CommandPlan::Status(plan) => status::run(cluster, plan, out, err).await,

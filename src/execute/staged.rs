@@ -19,8 +19,8 @@ use crate::plan::staged::{self, Staged, Step};
 const TRIES: usize = 5;
 
 /// Stages `templates` for `jobset`'s next restart: creates its staged revision, or
-/// replaces the one there (guarded by its resourceVersion); removes it when the
-/// templates are the spec's again. Returns false when nothing is staged any more.
+/// replaces the one there (deleted under its resourceVersion, then created again: a
+/// revision's data cannot change); removes it when the templates are the spec's again. Returns false when nothing is staged any more.
 pub async fn stage(
     cluster: &Cluster,
     jobset: &JobSet,
@@ -36,26 +36,40 @@ pub async fn stage(
         return Ok(false);
     }
     let wanted = staged::revision(jobset, templates, cause);
-    match existing {
-        None => {
-            cluster.create_revision(ns, &wanted).await?;
-        }
-        Some(old) => {
-            // Replace data and annotations in one guarded patch (a concurrent stage loses).
-            let annotations = serde_json::to_value(&wanted.metadata.annotations).unwrap_or_default();
-            let data = wanted.data.as_ref().map(|d| d.0.clone()).unwrap_or_default();
-            let patch = json_patch::Patch(vec![
-                crate::model::patch::test_resource_version(old.resource_version.clone()),
-                crate::model::patch::replace(
-                    crate::model::patch::pointer(&["metadata", "annotations"]),
-                    annotations,
+    if let Some(old) = existing {
+        if old.restart_from.is_some() {
+            return Err(Error::Refused {
+                what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+                verb: "changed",
+                why: format!(
+                    "its staged change (controllerrevision {}) is being applied by a restart right now; run the \
+                     command again once the restart is done",
+                    old.name
                 ),
-                crate::model::patch::replace(crate::model::patch::pointer(&["data"]), data),
-            ]);
-            cluster.patch_revision(ns, &old.name, &patch).await?;
+            });
         }
+        // A revision's data is immutable: the old one goes (only if unchanged since read),
+        // then the new one is created; a concurrent stage makes one of them fail.
+        cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await.map_err(|e| {
+            if is_precondition_failure(&e) { changed_meanwhile(jobset, &old.name) } else { e }
+        })?;
     }
+    cluster.create_revision(ns, &wanted).await.map_err(|e| match e {
+        Error::Conflict { .. } => changed_meanwhile(jobset, &staged::revision_name(jobset)),
+        e => e,
+    })?;
     Ok(true)
+}
+
+fn changed_meanwhile(jobset: &JobSet, revision: &str) -> Error {
+    Error::Refused {
+        what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+        verb: "changed",
+        why: format!(
+            "its staged change (controllerrevision {revision}) was changed by someone else since it was read; \
+             nothing was staged (their change is kept): run the command again to stage on top of it"
+        ),
+    }
 }
 
 /// Applies `staged` to `jobset` and restarts it: the restart `restart` makes for a JobSet

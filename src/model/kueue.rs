@@ -20,6 +20,8 @@ use super::jobset::{ChildJob, JobSet};
 pub const QUEUE_LABEL: &str = "kueue.x-k8s.io/queue-name";
 pub const GROUP: &str = "kueue.x-k8s.io";
 pub const WORKLOADS_RESOURCE: &str = "workloads.kueue.x-k8s.io";
+pub const LOCAL_QUEUES_RESOURCE: &str = "localqueues.kueue.x-k8s.io";
+pub const CLUSTER_QUEUES_RESOURCE: &str = "clusterqueues.kueue.x-k8s.io";
 
 /// A Kueue Workload, reduced as its list page arrives to what the commands say.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -301,6 +303,73 @@ fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
     path.iter().fold(value, |v, key| &v[*key])
 }
 
+/// A ClusterQueue's quota, reduced to the most each covered resource can ever get:
+/// nominal quota summed over its flavors, plus the borrowing limit in a cohort; None
+/// (unbounded) in a cohort without a borrowing limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterQueueQuota {
+    pub name: String,
+    pub most: BTreeMap<String, Option<i128>>,
+}
+
+/// The LocalQueues (by namespace and name: their ClusterQueue) and the ClusterQueues' quota.
+#[derive(Debug, Clone, Default)]
+pub struct QueueQuotas {
+    pub local_queues: BTreeMap<(String, String), String>,
+    pub cluster_queues: Vec<ClusterQueueQuota>,
+}
+
+impl QueueQuotas {
+    /// The quota of the ClusterQueue `jobset` queues in: the one its Workload was admitted
+    /// to, else its LocalQueue's.
+    pub fn of(&self, jobset: &JobSet, kueue: &Kueue) -> Option<&ClusterQueueQuota> {
+        let admitted = kueue.workload.as_ref().and_then(|w| w.cluster_queue.clone());
+        let local = || {
+            let queue = kueue.queue.clone()?;
+            self.local_queues.get(&(jobset.namespace().to_owned(), queue)).cloned()
+        };
+        let name = admitted.or_else(local)?;
+        self.cluster_queues.iter().find(|q| q.name == name)
+    }
+}
+
+impl ClusterQueueQuota {
+    /// Reads a ClusterQueue (v1beta1 `cohort` or v1beta2 `cohortName`).
+    pub fn from_object(object: &Value) -> ClusterQueueQuota {
+        let spec = &object["spec"];
+        let in_cohort =
+            ["cohort", "cohortName"].iter().any(|k| spec[*k].as_str().is_some_and(|c| !c.is_empty()));
+        let mut most: BTreeMap<String, Option<i128>> = BTreeMap::new();
+        let resources = spec["resourceGroups"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|g| g["flavors"].as_array().into_iter().flatten())
+            .flat_map(|f| f["resources"].as_array().into_iter().flatten());
+        for resource in resources {
+            let read = |k: &str| {
+                resource[k]
+                    .as_str()
+                    .map(str::to_owned)
+                    .or_else(|| resource[k].as_i64().map(|n| n.to_string()))
+            };
+            let nominal = read("nominalQuota").as_deref().and_then(quantity).unwrap_or(0);
+            let borrow = match (in_cohort, read("borrowingLimit")) {
+                (false, _) => Some(0),
+                (true, Some(limit)) => quantity(&limit),
+                (true, None) => None,
+            };
+            let slot =
+                most.entry(resource["name"].as_str().unwrap_or_default().to_owned()).or_insert(Some(0));
+            *slot = match (*slot, borrow) {
+                (Some(sum), Some(borrow)) => Some(sum + nominal + borrow),
+                _ => None,
+            };
+        }
+        ClusterQueueQuota { name: object["metadata"]["name"].as_str().unwrap_or_default().to_owned(), most }
+    }
+}
+
 /// A pod set whose Pods request other resources than Kueue reserved for them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -505,6 +574,30 @@ mod tests {
             spec(json!({"team": "ml", "kueue.x-k8s.io/podset": "old"}), json!({"pool": "a"}), "app:v2");
         let now = spec(json!({"team": "ml"}), json!({"pool": "a"}), "app:v2");
         assert!(restore_scheduling(&stale, &now).1.is_empty());
+    }
+
+    #[test]
+    fn a_cluster_queue_gives_its_quota_and_what_it_may_borrow() {
+        let cq = |cohort: Option<&str>, borrowing: Option<&str>| {
+            let (mut cpu, mut cpu_b) =
+                (json!({"name": "cpu", "nominalQuota": 4}), json!({"name": "cpu", "nominalQuota": "500m"}));
+            if let Some(b) = borrowing {
+                cpu["borrowingLimit"] = json!(b);
+                cpu_b["borrowingLimit"] = json!("0");
+            }
+            let mut spec = json!({"resourceGroups": [{"coveredResources": ["cpu", "memory"], "flavors": [
+                {"name": "a", "resources": [cpu, {"name": "memory", "nominalQuota": "8Gi"}]},
+                {"name": "b", "resources": [cpu_b]}]}]});
+            if let Some(c) = cohort {
+                spec["cohortName"] = json!(c);
+            }
+            ClusterQueueQuota::from_object(&json!({"metadata": {"name": "cq"}, "spec": spec}))
+        };
+        let alone = cq(None, Some("100"));
+        assert_eq!(alone.most.get("cpu"), Some(&Some(4_500)), "no cohort: nothing to borrow");
+        assert_eq!(alone.most.get("memory"), Some(&Some(8 * 1000 * 1024 * 1024 * 1024)));
+        assert_eq!(cq(Some("all"), Some("2")).most.get("cpu"), Some(&Some(6_500)));
+        assert_eq!(cq(Some("all"), None).most.get("cpu"), Some(&None), "unbounded");
     }
 
     #[test]

@@ -103,6 +103,120 @@ async fn set_image_patches_one_container_and_records_why() {
     assert_eq!(ns.jobset("train").await["metadata"]["generation"], after["metadata"]["generation"]);
 }
 
+/// `set env` and `set resources` (issue 28 point 4, issue 26 point 4): kubectl's grammar,
+/// one guarded patch of their own field only, a dry run that stores nothing, the change
+/// cause in history and an Event; a request above its limit is refused with nothing
+/// changed; `--restart` makes the new attempt's Jobs run the change.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_env_and_set_resources_change_only_their_field_and_record_why() {
+    let ns = TestNs::new("setenv").await;
+    ns.create(&jobset_yaml("train", &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")], ""));
+    ns.wait_for_attempt_jobs("train", 0, 3).await;
+    let before = ns.jobset("train").await;
+    let container = |js: &Value, rjob: usize| {
+        js["spec"]["replicatedJobs"][rjob]["template"]["spec"]["template"]["spec"]["containers"][0].clone()
+    };
+
+    let out = ns.plugin(&["set", "env", "train", "-c", "main", "LR=0.1"]);
+    assert_eq!(out.code, 1, "ambiguous: {out:?}");
+    assert!(out.stderr.contains("container \"main\" is ambiguous"), "{out:?}");
+    let out = ns.plugin(&["set", "env", "train", "LR=1", "oops", "-c", "workers/main"]);
+    assert_eq!(out.code, 2, "a usage error: {out:?}");
+    assert!(out.stderr.contains("\"oops\" comes after a variable"), "{out:?}");
+    let out = ns.plugin(&["set", "env", "train", "-c", "workers/main", "-e", "LR"]);
+    assert_eq!(out.code, 2, "a usage error: {out:?}");
+    assert!(out.stderr.contains("neither KEY=VALUE nor KEY-"), "{out:?}");
+
+    let out =
+        ns.plugin(&["set", "env", "train", "-c", "workers/main", "LR=0.1", "-e", "DEBUG=1", "--dry-run"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.contains("+        env:") && out.stdout.contains("name: LR") && out.stdout.contains("0.1"),
+        "{out:?}"
+    );
+    assert!(out.stdout.ends_with("jobset.jobset.x-k8s.io/train env updated (dry run)\n"), "{out:?}");
+    assert_eq!(ns.jobset("train").await["metadata"]["generation"], before["metadata"]["generation"]);
+
+    let out = ns.plugin(&["set", "env", "train", "-c", "workers/main", "LR=0.1", "-e", "DEBUG=1"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, "jobset.jobset.x-k8s.io/train env updated\n"), "{out:?}");
+    let after = ns.jobset("train").await;
+    assert_eq!(
+        container(&after, 0)["env"],
+        serde_json::json!([{"name": "LR", "value": "0.1"}, {"name": "DEBUG", "value": "1"}])
+    );
+    assert!(container(&after, 1)["env"].is_null(), "driver untouched: {after:#}");
+    let mut only_env = after["spec"].clone();
+    only_env["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("env");
+    assert_eq!(only_env, before["spec"], "only the env changed");
+    assert_eq!(
+        after["metadata"]["annotations"]["kubernetes.io/change-cause"],
+        "set env -c workers/main LR=0.1 DEBUG=1"
+    );
+    assert_eq!(ns.plugin(&["diff", "train"]).code, 1, "the running Jobs are outdated");
+
+    // Removing one and setting the other to what it is: one change.
+    let out = ns.plugin(&["set", "env", "train", "-c", "workers/main", "DEBUG-", "LR=0.1"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        container(&ns.jobset("train").await, 0)["env"],
+        serde_json::json!([{"name": "LR", "value": "0.1"}])
+    );
+
+    // A request above its limit would be taken by the JobSet and refused for every Job.
+    let out =
+        ns.plugin(&["set", "resources", "train", "-c", "driver/main", "--limits=cpu=1", "--requests=cpu=2"]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("driver/main: cpu request 2 is above its limit 1"), "{out:?}");
+    assert_eq!(container(&ns.jobset("train").await, 1), container(&before, 1), "nothing changed");
+
+    let out = ns.plugin(&[
+        "set",
+        "resources",
+        "train",
+        "-c",
+        "driver/main",
+        "--limits=cpu=2,memory=1Gi",
+        "--requests=cpu=500m",
+        "--reason",
+        "driver OOM",
+        "--restart",
+        "--wait",
+        "--timeout=60s",
+    ]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        "jobset.jobset.x-k8s.io/train resource requirements updated\njobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n"
+    );
+    let resources = serde_json::json!({"limits": {"cpu": "2", "memory": "1Gi"}, "requests": {"cpu": "500m"}});
+    assert_eq!(container(&ns.jobset("train").await, 1)["resources"], resources);
+    let jobs = ns.wait_for_attempt_jobs("train", 1, 3).await;
+    let driver = jobs.iter().find(|j| j.metadata.name.as_deref() == Some("train-driver-0")).unwrap();
+    let driver = serde_json::to_value(driver).unwrap();
+    assert_eq!(
+        driver["spec"]["template"]["spec"]["containers"][0]["resources"], resources,
+        "the new attempt runs it"
+    );
+    assert_eq!(ns.plugin(&["diff", "train"]).code, 0, "{:?}", ns.plugin(&["diff", "train"]));
+
+    let out = ns.plugin(&["history", "train", "-o", "json"]);
+    let history: Value = serde_json::from_str(&out.stdout).unwrap();
+    let causes: Vec<&str> =
+        history["revisions"].as_array().unwrap().iter().filter_map(|r| r["changeCause"].as_str()).collect();
+    assert!(
+        causes.contains(&"driver OOM") && causes.contains(&"set env -c workers/main DEBUG- LR=0.1"),
+        "{history}"
+    );
+    let events = ns.kubectl(&["events", "--for", "jobset/train"]);
+    let events = String::from_utf8_lossy(&events.stdout);
+    assert!(events.contains("EnvUpdated") && events.contains("ResourcesUpdated"), "{events}");
+    assert!(events.contains("on workers/main by admin with kubectl-jobset"), "{events}");
+}
+
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn set_image_on_a_fleet_with_restart_and_wait() {
@@ -166,7 +280,7 @@ async fn set_image_where_templates_are_immutable_is_explained() {
     let out = ns.plugin(&["set", "image", "train", "main=busybox:1.37", "--restart"]);
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("rejected the template change"), "{out:?}");
-    assert!(out.stderr.contains("images are never among them"), "{out:?}");
+    assert!(out.stderr.contains("images, env and resources are never among them"), "{out:?}");
     assert!(!out.stderr.contains("Invalid value"), "no raw webhook dump without -v: {out:?}");
     let after = ns.jobset("train").await;
     assert_eq!(after["spec"], before["spec"]);

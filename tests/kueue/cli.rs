@@ -354,3 +354,114 @@ async fn handover_refuses_an_admitted_jobset_and_hands_over_a_queued_one() {
     );
     wait_pending(&ns, "train").await;
 }
+
+/// Points 4 and 5 for `set env` and `set resources`: on an admitted JobSet both are
+/// refused by default as `set image` is; a requests change its ClusterQueue (cpu 4) could
+/// never admit is refused even with --now or --at-next-restart, nothing changed; one that
+/// fits is staged, an env change is staged on top of it, and a forced restart makes the
+/// new attempt (Jobs and Pods) run both.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn set_env_and_resources_are_refused_checked_against_the_quota_and_staged() {
+    let (_serial, ns) = kueue_ns("kueue-cli-set-resources").await;
+    let jobs = admitted_train(&ns).await;
+
+    let env = ns.plugin(&["set", "env", "train", "LR=0.1"]);
+    assert_ne!(env.code, 0, "{env:?}");
+    assert!(
+        env.stderr.contains("admitted by Kueue") && env.stderr.contains("set env train LR=0.1 --now"),
+        "{env:?}"
+    );
+
+    for how in ["--at-next-restart", "--now"] {
+        let over = ns.plugin(&["set", "resources", "train", "--requests=cpu=3", how]);
+        assert_ne!(over.code, 0, "{how}: {over:?}");
+        assert!(
+            over.stderr.contains("more than its ClusterQueue could ever admit")
+                && over.stderr.contains("cpu 6 is more than the 4 ClusterQueue cluster-queue can ever give"),
+            "{how}: {over:?}"
+        );
+    }
+    let staged_revision =
+        ns.kubectl(&["get", "controllerrevision", "train-staged", "--ignore-not-found", "-o", "name"]);
+    assert!(staged_revision.stdout.is_empty(), "nothing staged");
+
+    let fits = ns.plugin(&["set", "resources", "train", "--requests=cpu=1500m", "--at-next-restart"]);
+    assert_eq!(fits.code, 0, "{fits:?}");
+    assert!(
+        fits.stdout
+            .contains("resource requirements staged for the next restart (controllerrevision train-staged)"),
+        "{fits:?}"
+    );
+    let env = ns.plugin(&["set", "env", "train", "LR=0.1", "--at-next-restart"]);
+    assert_eq!(env.code, 0, "{env:?}");
+    assert!(env.stdout.contains("env staged for the next restart"), "{env:?}");
+    let main = |js: &Value| {
+        js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0].clone()
+    };
+    let spec = ns.jobset("train").await;
+    assert_eq!(main(&spec)["resources"]["requests"]["cpu"], "1", "the spec is not touched: {spec:#}");
+    assert!(main(&spec)["env"].is_null(), "{spec:#}");
+    assert_eq!(job_uids(&wait_jobs(&ns, "train", 2, false).await), job_uids(&jobs), "nothing restarts now");
+    let diff = ns.plugin(&["diff", "train"]);
+    assert_eq!(diff.code, 1, "{diff:?}");
+    assert!(diff.stdout.contains("1500m") && diff.stdout.contains("name: LR"), "both are staged: {diff:?}");
+
+    let restart = ns.plugin(&["restart", "train"]);
+    assert_eq!(restart.code, 0, "{restart:?}");
+    assert!(
+        restart.stderr.contains("applied the change staged in controllerrevision train-staged"),
+        "{restart:?}"
+    );
+    wait_admitted(&ns, "train").await;
+    let running = wait_for("attempt 1 running the staged change", WAIT, || async {
+        let jobs = wait_jobs(&ns, "train", 2, false).await;
+        jobs.iter().all(|j| attempt_label(j) == Some(1)).then_some(jobs)
+    })
+    .await;
+    for job in &running {
+        let c = serde_json::to_value(job).unwrap()["spec"]["template"]["spec"]["containers"][0].clone();
+        assert_eq!(c["resources"]["requests"]["cpu"], "1500m", "{c:#}");
+        assert_eq!(c["env"], serde_json::json!([{"name": "LR", "value": "0.1"}]), "{c:#}");
+    }
+    for pod in wait_pods(&ns, "train", 2, &[]).await {
+        let c = serde_json::to_value(&pod).unwrap()["spec"]["containers"][0].clone();
+        assert_eq!(c["resources"]["requests"]["cpu"], "1500m", "the Pods run it: {c:#}");
+    }
+    staged_revision_gone(&ns).await;
+}
+
+/// Point 3 (and the update strategy under Kueue): an Opportunistic JobSet queued by Kueue
+/// whose image changes is refreshed by the recorder while queued (its suspended Jobs are
+/// rebuilt from the new template, never counted), and admission then runs the new image.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_update_strategys_queued_refresh_runs_under_kueue() {
+    let (_serial, ns) = kueue_ns("kueue-cli-strategy").await;
+    let (jobs, _) = queue_behind_blocker(&ns).await;
+    let set = ns.plugin(&["set", "update-strategy", "train", "Opportunistic"]);
+    assert_eq!(set.code, 0, "{set:?}");
+    let (_recorder, log) = RecorderProcess::start(&ns);
+    wait_for("the recorder to sync", Duration::from_secs(60), || async {
+        std::fs::read_to_string(&log).unwrap_or_default().contains("watches synced").then_some(())
+    })
+    .await;
+
+    let set = ns.plugin(&["set", "image", "train", &format!("main={NEW}")]);
+    assert_eq!(set.code, 0, "a queued JobSet takes the change: {set:?}");
+    let rebuilt = ns.wait_for_attempt_jobs("train", 1, 2).await;
+    assert!(rebuilt.iter().all(suspended), "rebuilt while still queued");
+    assert!(rebuilt.iter().all(|j| image_of(j, 0) == NEW), "from the new template");
+    assert!(job_uids(&rebuilt).iter().all(|u| !job_uids(&jobs).contains(u)));
+    let js = ns.jobset("train").await;
+    assert_eq!(js["spec"]["suspend"], true, "still queued: {js:#}");
+    assert_eq!(js["status"]["restartsCountTowardsMax"].as_i64().unwrap_or(0), 0, "free: {js:#}");
+    wait_pending(&ns, "train").await;
+    assert_eq!(ns.plugin(&["diff", "train"]).code, 0, "nothing outdated any more");
+
+    delete_jobset(&ns, "blocker");
+    wait_admitted(&ns, "train").await;
+    let pods = wait_pods(&ns, "train", 2, &[]).await;
+    assert!(pods.iter().all(|p| pod_image(p) == NEW), "admission runs the new image");
+    assert_eq!(ns.jobset("train").await["status"]["restarts"].as_i64().unwrap_or(0), 1, "refreshed once");
+}

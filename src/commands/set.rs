@@ -1,6 +1,8 @@
-//! `kubectl jobset set image`: change container images in JobSet templates with one
-//! guarded JSON patch per JobSet, record why as the change cause, and optionally restart
-//! so the change takes effect now.
+//! `kubectl jobset set image|env|resources`: change container fields of JobSet templates
+//! with one guarded JSON patch per JobSet, record why as the change cause, and optionally
+//! restart so the change takes effect now. The three differ only in their
+//! [`Setting`]; `set resources` also checks, under Kueue, that the ClusterQueue could ever
+//! admit the JobSet with its new requests.
 
 use std::io::Write;
 
@@ -16,17 +18,19 @@ use crate::execute::{DryRun, RestartAfter};
 use crate::exit::ExitStatus;
 use crate::history::Cause;
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
+use crate::model::kueue::ClusterQueueQuota;
 use crate::observe::{Observed, RecordOptions, Recorder, observe};
 use crate::plan::restart::{RestartOptions, refusal_after_change};
 use crate::plan::rollback::is_template_immutable_rejection;
-use crate::plan::set_image::{ImageArg, TemplateChange, is_applied};
+use crate::plan::set::Setting;
+use crate::plan::template_change::TemplateChange;
 use crate::render::{self, Format};
 use crate::select::Selection;
 
 #[derive(Debug, Clone)]
-pub struct SetImagePlan {
+pub struct SetPlan {
     pub selection: Selection,
-    pub images: Vec<ImageArg>,
+    pub setting: Setting,
     /// The change cause: `--reason`, or the command.
     pub cause: String,
     pub dry_run: DryRun,
@@ -34,7 +38,7 @@ pub struct SetImagePlan {
     pub requested_by: String,
     /// `--restart` (and `--wait`): restart each changed JobSet once its patch has landed.
     pub restart: Option<RestartAfter>,
-    /// `--handover`: recreate the JobSet with the new images and hand its Jobs over.
+    /// `--handover`: recreate the JobSet with the new templates and hand its Jobs over.
     pub handover: bool,
     /// `--now`: a JobSet Kueue has admitted is changed anyway and restarted on the new
     /// template (Kueue stops it and queues it again); without it, it is refused.
@@ -46,12 +50,12 @@ pub struct SetImagePlan {
     pub history_limit: usize,
 }
 
-const CHANGED_MEANWHILE: &str = "its images were changed by someone else since they were read, so nothing \
+const CHANGED_MEANWHILE: &str = "its containers were changed by someone else since they were read, so nothing \
      was changed (their edit is kept); run the command again to review the new state";
 
 pub async fn run(
     cluster: &Cluster,
-    plan: &SetImagePlan,
+    plan: &SetPlan,
     out: &mut dyn Write,
     err: &mut dyn Write,
     confirm: Confirm<'_>,
@@ -68,15 +72,39 @@ pub async fn run(
     let Some(Observed { fleet, recorder, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
     };
+    // `set resources` under Kueue: the ClusterQueues' quota, to refuse what could never be admitted.
+    let quotas = match plan.setting {
+        Setting::Resources(_) if fleet.jobsets.iter().any(|js| fleet.kueue_of(js).is_some()) => {
+            cluster.kueue_quotas(plan.selection.namespace.as_deref()).await?
+        }
+        _ => None,
+    };
+    if matches!(plan.setting, Setting::Resources(_))
+        && quotas.is_none()
+        && fleet.jobsets.iter().any(|js| fleet.kueue_of(js).is_some())
+    {
+        writeln!(
+            err,
+            "warning: Kueue's LocalQueues and ClusterQueues could not be read (not served, or `list` on \
+             localqueues/clusterqueues.kueue.x-k8s.io not allowed; -v says which): the ClusterQueue's quota is \
+             not checked"
+        )?;
+    }
+    let queue_of = |jobset: &JobSet| {
+        let kueue = fleet.kueue_of(jobset)?;
+        quotas.as_ref()?.of(jobset, &kueue).cloned()
+    };
     if plan.at_next_restart {
-        return stage_all(cluster, plan, &fleet, out, confirm).await;
+        return stage_all(cluster, plan, &fleet, &queue_of, out, confirm).await;
     }
     // Every JobSet is planned (and every restart judged) before anything is written:
-    // one that cannot take the images stops the command with nothing changed.
+    // one that cannot take the change stops the command with nothing changed.
     let mut changes = Vec::new();
     for jobset in &fleet.jobsets {
-        let change = crate::plan::set_image::plan(jobset, &plan.images)
-            .map_err(|why| refused(jobset, why.to_string()))?;
+        let change = plan.setting.plan(jobset).map_err(|why| refused(jobset, why.to_string()))?;
+        if let Some(why) = plan.setting.refusal(jobset, &change, queue_of(jobset).as_ref()) {
+            return Err(refused(jobset, why));
+        }
         if let Some(after) = plan.restart.as_ref().filter(|_| !change.is_empty())
             && let Some(why) = refusal_after_change(jobset, fleet.jobs_of(jobset), &after.options)
         {
@@ -93,7 +121,7 @@ pub async fn run(
                 return Err(refused(jobset, why));
             }
             writeln!(err, "skipped {}: {why}", subject(jobset))?;
-            changes.push(TemplateChange { templates: Vec::new(), images: Vec::new() });
+            changes.push(TemplateChange { templates: Vec::new(), edits: Vec::new() });
             continue;
         }
         if !change.is_empty()
@@ -101,8 +129,7 @@ pub async fn run(
             && !plan.handover
             && let Some(kueue) = fleet.kueue_of(jobset).filter(|k| k.is_admitted())
         {
-            let command =
-                format!("set image {} {}", jobset.name(), crate::plan::set_image::image_words(&plan.images));
+            let command = plan.setting.command(jobset.name());
             return Err(refused(jobset, kueue.admitted_change_refusal(jobset, &command)));
         }
         changes.push(change);
@@ -114,7 +141,7 @@ pub async fn run(
     let asks = confirm.is_some() && plan.dry_run == DryRun::None;
     if plan.format.is_none() && (plan.dry_run != DryRun::None || asks) {
         for (jobset, change) in fleet.jobsets.iter().zip(&changes) {
-            write_preview(out, jobset, change, Palette { color: plan.color })?;
+            write_preview(out, jobset, change, plan.setting.subcommand(), Palette { color: plan.color })?;
         }
     }
     let to_change: Vec<(&JobSet, &TemplateChange)> =
@@ -125,7 +152,8 @@ pub async fn run(
     {
         let names: Vec<String> =
             to_change.iter().map(|(js, _)| format!("{}/{}", js.namespace(), js.name())).collect();
-        if !confirm(&format!("Set images of jobset {}? [y/N] ", names.join(", ")))? {
+        let what = plan.setting.prompt_noun();
+        if !confirm(&format!("Set {what} of jobset {}? [y/N] ", names.join(", ")))? {
             return Err(Error::Aborted);
         }
     }
@@ -139,7 +167,7 @@ pub async fn run(
         let what = subject(jobset);
         if change.is_empty() {
             if plan.format.is_none() {
-                writeln!(out, "{what} image unchanged{}", place(jobset, several))?;
+                writeln!(out, "{what} {} unchanged{}", plan.setting.noun(), place(jobset, several))?;
             }
             objects.push(jobset.object());
             continue;
@@ -157,10 +185,11 @@ pub async fn run(
                 crate::plan::strategy::after_change_words(jobset, enforcer).filter(|_| record.is_some());
             let next = next.map(|w| format!(": {w}"));
             let next = next.unwrap_or_default();
-            writeln!(out, "{what} image updated{}{}{next}", place(jobset, several), plan.dry_run.suffix())?;
+            let (noun, place, suffix) = (plan.setting.noun(), place(jobset, several), plan.dry_run.suffix());
+            writeln!(out, "{what} {noun} updated{place}{suffix}{next}")?;
         }
         if plan.dry_run == DryRun::None {
-            record_event(cluster, jobset, change, &who, &plan.cause).await;
+            record_event(cluster, jobset, &plan.setting, change, &who, &plan.cause).await;
             changed.push(jobset.name().to_owned());
             if admitted && plan.now {
                 // What the spec holds now (the new images, our scheduling fields) is what
@@ -186,7 +215,7 @@ pub async fn run(
 /// wait) when asked.
 async fn finish(
     cluster: &Cluster,
-    plan: &SetImagePlan,
+    plan: &SetPlan,
     changed: &[String],
     who: &str,
     out: &mut dyn Write,
@@ -224,12 +253,13 @@ async fn finish(
     Ok(ExitStatus::Success)
 }
 
-/// `--at-next-restart`: each JobSet's images changed on top of what is staged for it
+/// `--at-next-restart`: each JobSet's containers changed on top of what is staged for it
 /// already (or on its spec), staged for its next restart; the spec is not touched.
 async fn stage_all(
     cluster: &Cluster,
-    plan: &SetImagePlan,
+    plan: &SetPlan,
     fleet: &crate::observe::Fleet,
+    queue_of: &dyn Fn(&JobSet) -> Option<ClusterQueueQuota>,
     out: &mut dyn Write,
     confirm: Confirm<'_>,
 ) -> Result<ExitStatus> {
@@ -241,10 +271,12 @@ async fn stage_all(
             Some(s) => crate::plan::staged::with_templates(jobset, &s.templates),
             None => jobset.clone(),
         };
-        let change = crate::plan::set_image::plan(&base, &plan.images)
-            .map_err(|why| refused(jobset, why.to_string()))?;
+        let change = plan.setting.plan(&base).map_err(|why| refused(jobset, why.to_string()))?;
+        if let Some(why) = plan.setting.refusal(&base, &change, queue_of(jobset).as_ref()) {
+            return Err(refused(jobset, why));
+        }
         if plan.format.is_none() {
-            write_preview(out, &base, &change, Palette { color: plan.color })?;
+            write_preview(out, &base, &change, plan.setting.subcommand(), Palette { color: plan.color })?;
         }
         planned.push((jobset, staged, base, change));
     }
@@ -257,14 +289,15 @@ async fn stage_all(
             .filter(|(_, _, _, c)| !c.is_empty())
             .map(|(js, ..)| format!("{}/{}", js.namespace(), js.name()))
             .collect();
-        if !confirm(&format!("Stage images of jobset {} for the next restart? [y/N] ", names.join(", ")))? {
+        let what = plan.setting.prompt_noun();
+        if !confirm(&format!("Stage {what} of jobset {} for the next restart? [y/N] ", names.join(", ")))? {
             return Err(Error::Aborted);
         }
     }
     for (jobset, staged, base, change) in planned {
         let (what, place) = (subject(jobset), place(jobset, several));
         if change.is_empty() {
-            writeln!(out, "{what} image unchanged{place}")?;
+            writeln!(out, "{what} {} unchanged{place}", plan.setting.noun())?;
             continue;
         }
         let templates = change.templates_of(&base);
@@ -277,24 +310,22 @@ async fn stage_all(
         match still_staged {
             true => writeln!(
                 out,
-                "{what} image staged for the next restart (controllerrevision {}){place}{}",
+                "{what} {} staged for the next restart (controllerrevision {}){place}{}",
+                plan.setting.noun(),
                 crate::plan::staged::revision_name(jobset),
                 plan.dry_run.suffix()
             )?,
-            false => writeln!(out, "{what} staged change dropped: the spec already has these images{place}")?,
+            false => writeln!(out, "{what} staged change dropped: the spec already has it{place}")?,
         }
     }
     Ok(ExitStatus::Success)
 }
 
 /// `--handover`: the command as the journal records it (a rerun is matched by it).
-fn handover_options(plan: &SetImagePlan) -> HandoverOptions {
+fn handover_options(plan: &SetPlan) -> HandoverOptions {
     let name = plan.selection.names.first().map(String::as_str).unwrap_or_default();
     HandoverOptions::new(
-        format!(
-            "kubectl jobset set image {name} {} --handover",
-            crate::plan::set_image::image_words(&plan.images)
-        ),
+        format!("kubectl jobset {} --handover", plan.setting.command(name)),
         plan.dry_run != DryRun::None,
     )
 }
@@ -303,7 +334,7 @@ fn handover_options(plan: &SetImagePlan) -> HandoverOptions {
 /// (the new JobSet object is found by name, as after a patch).
 async fn handed_over(
     cluster: &Cluster,
-    plan: &SetImagePlan,
+    plan: &SetPlan,
     outcome: handover::Outcome,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -313,7 +344,7 @@ async fn handed_over(
         // handover::run printed the steps; nothing was changed.
         return Ok(ExitStatus::Success);
     }
-    writeln!(out, "{RESOURCE_NAME}/{name} image updated")?;
+    writeln!(out, "{RESOURCE_NAME}/{name} {} updated", plan.setting.noun())?;
     let who = cluster.whoami().await.unwrap_or_else(|| plan.requested_by.clone());
     finish(cluster, plan, std::slice::from_ref(&name), &who, out, err).await
 }
@@ -334,36 +365,31 @@ fn place(jobset: &JobSet, several: bool) -> String {
 /// Sends one JobSet's guarded patch (for a client dry run, applies it locally instead),
 /// explaining a lost race or a controller that forbids template changes. A patch whose
 /// answer was lost is judged by re-reading: landed, sent again, or someone else's edit.
-async fn apply(
-    cluster: &Cluster,
-    jobset: &JobSet,
-    change: &TemplateChange,
-    plan: &SetImagePlan,
-) -> Result<Value> {
+async fn apply(cluster: &Cluster, jobset: &JobSet, change: &TemplateChange, plan: &SetPlan) -> Result<Value> {
     let ops = change.patch(jobset, Some(&plan.cause));
     if plan.dry_run == DryRun::Client {
         let mut object = jobset.object();
         json_patch::patch(&mut object, &ops).map_err(|e| Error::decode("the patched JobSet", e))?;
         return Ok(object);
     }
-    guarded(&cluster.log, &mut ImagePatch { cluster, jobset, change, plan, ops }).await
+    guarded(&cluster.log, &mut TemplatePatch { cluster, jobset, change, plan, ops }).await
 }
 
-/// One JobSet's image patch, planned again from each re-read.
-struct ImagePatch<'a> {
+/// One JobSet's template patch, planned again from each re-read.
+struct TemplatePatch<'a> {
     cluster: &'a Cluster,
     jobset: &'a JobSet,
     change: &'a TemplateChange,
-    plan: &'a SetImagePlan,
+    plan: &'a SetPlan,
     /// The patch as planned from the JobSet read last.
     ops: json_patch::Patch,
 }
 
-impl GuardedWrite for ImagePatch<'_> {
+impl GuardedWrite for TemplatePatch<'_> {
     type Output = Value;
 
     fn what(&self) -> String {
-        format!("the image patch of {RESOURCE_NAME}/{}", self.jobset.name())
+        format!("the {} patch of {RESOURCE_NAME}/{}", self.plan.setting.subcommand(), self.jobset.name())
     }
 
     async fn send(&mut self) -> Result<Value> {
@@ -380,14 +406,14 @@ impl GuardedWrite for ImagePatch<'_> {
 
     /// Planned again after a lost race: a resourceVersion guard (no annotations yet, a
     /// container without an image) also fails on the controller's status writes. Sent
-    /// again only if the images are still the ones read: anyone else's edit wins.
+    /// again only if the fields changed still hold the values read: anyone else's edit wins.
     async fn reread(&mut self, failure: WriteFailure) -> Result<Verdict<Value>> {
         let fresh = self.cluster.get_jobset(self.jobset.namespace(), self.jobset.name()).await?;
-        if failure != WriteFailure::Precondition && is_applied(self.change, &fresh) {
+        if failure != WriteFailure::Precondition && self.change.is_applied(&fresh) {
             return Ok(Verdict::Done(fresh.object()));
         }
-        match crate::plan::set_image::plan(&fresh, &self.plan.images) {
-            Ok(again) if again.images == self.change.images => {
+        match self.plan.setting.plan(&fresh) {
+            Ok(again) if again.edits == self.change.edits => {
                 self.ops = again.patch(&fresh, Some(&self.plan.cause));
                 Ok(Verdict::SendAgain)
             }
@@ -405,19 +431,15 @@ impl GuardedWrite for ImagePatch<'_> {
 
 /// Why a webhook's refusal of an image change cannot be worked around in place, and the
 /// way around it: `--handover` (a new JobSet object adopts the running Jobs).
-fn immutable(jobset: &JobSet, plan: &SetImagePlan) -> String {
+fn immutable(jobset: &JobSet, plan: &SetPlan) -> String {
     format!(
         "the cluster rejected the template change: this JobSet controller's admission webhook treats \
          replicatedJob templates as immutable (upstream JobSet only lets pod labels, annotations, nodeSelector, \
-         tolerations and schedulingGates change, and only while the JobSet is suspended; images are never among \
-         them). Nothing was changed. To change it without stopping its running Jobs, recreate the JobSet object \
+         tolerations and schedulingGates change, and only while the JobSet is suspended; images, env and \
+         resources are never among them). Nothing was changed. To change it without stopping its running Jobs, recreate the JobSet object \
          and hand them over: {} (-v shows the API server's full answer)",
         crate::hint::kubectl_jobset(
-            &format!(
-                "set image {} {} --handover",
-                jobset.name(),
-                crate::plan::set_image::image_words(&plan.images)
-            ),
+            &format!("{} --handover", plan.setting.command(jobset.name())),
             jobset.namespace()
         )
     )
@@ -428,6 +450,7 @@ fn write_preview(
     out: &mut dyn Write,
     jobset: &JobSet,
     change: &TemplateChange,
+    what: &str,
     palette: Palette,
 ) -> Result<()> {
     for edit in &change.templates {
@@ -438,7 +461,7 @@ fn write_preview(
             &edit.before,
             &edit.after,
             &format!("{place} (spec now)"),
-            &format!("{place} (set image)"),
+            &format!("{place} (set {what})"),
             palette,
         )?;
     }
@@ -457,12 +480,20 @@ fn write_objects(out: &mut dyn Write, format: Format, objects: Vec<Value>) -> Re
 
 /// An Event on the JobSet saying what changed, who asked and why; failing to record
 /// it is only a warning.
-async fn record_event(cluster: &Cluster, jobset: &JobSet, change: &TemplateChange, who: &str, cause: &str) {
-    let images: Vec<String> =
-        change.images.iter().map(|e| format!("{}/{}={}", e.replicated_job, e.container, e.new)).collect();
-    let note = format!("image set to {} by {who} with kubectl-jobset: {cause}", images.join(" "));
-    if let Err(e) = crate::cluster::events::publish_image_update(cluster, jobset, note).await {
-        cluster.log.note(0, &format!("warning: images updated, but could not record an Event: {e}"));
+async fn record_event(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    setting: &Setting,
+    change: &TemplateChange,
+    who: &str,
+    cause: &str,
+) {
+    let note = format!("{} by {who} with kubectl-jobset: {cause}", setting.event_words(change));
+    if let Err(e) =
+        crate::cluster::events::publish_template_update(cluster, jobset, setting.event(), note).await
+    {
+        let noun = setting.noun();
+        cluster.log.note(0, &format!("warning: {noun} updated, but could not record an Event: {e}"));
     }
 }
 
@@ -481,7 +512,7 @@ mod tests {
         let args = crate::plan::set_image::parse_image_args(&["trainer=app:v2".into()]).unwrap();
         let change = crate::plan::set_image::plan(&js, &args).unwrap();
         let mut out = Vec::new();
-        write_preview(&mut out, &js, &change, Palette { color: false }).unwrap();
+        write_preview(&mut out, &js, &change, "image", Palette { color: false }).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("--- ml/train replicatedJobs[workers].template (spec now)"), "{text}");
         assert!(text.contains("-        image: app:v1") && text.contains("+        image: app:v2"), "{text}");
