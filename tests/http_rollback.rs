@@ -177,3 +177,107 @@ async fn a_patch_refused_by_its_guard_is_changed_meanwhile_and_nothing_else_is_w
         assert!(!out.contains("rolled back to"), "{out}");
     }
 }
+
+mod restage {
+    //! Restaging (`--at-next-restart` on top of a staged change): a revision's data is
+    //! immutable, so the new change is created under the next generation first and the
+    //! old one deleted after, guarded by its resourceVersion. A failed create leaves the
+    //! old change staged; a lost race takes the new one back.
+
+    use super::api_server::{self, Reply, Scenario, Step};
+    use http::Method;
+    use kubectl_jobset::execute::staged::stage;
+    use kubectl_jobset::model::jobset::JobSet;
+    use kubectl_jobset::plan::staged::Staged;
+    use serde_json::json;
+
+    const REVISIONS: &str = "/apis/apps/v1/namespaces/ml/controllerrevisions?&fieldManager=kubectl-jobset";
+    const OLD: &str = "/apis/apps/v1/namespaces/ml/controllerrevisions/train-staged";
+    const NEW: &str = "/apis/apps/v1/namespaces/ml/controllerrevisions/train-staged-2";
+
+    fn train() -> JobSet {
+        JobSet::from_raw(super::jobset("app:v1")).unwrap()
+    }
+
+    fn staged_v2() -> Staged {
+        Staged {
+            name: "train-staged".into(),
+            templates: vec![("w".into(), super::template("app:v2"))],
+            base: String::new(),
+            staged_at_attempt: 0,
+            restart_from: None,
+            cause: None,
+            resource_version: "41".into(),
+            generation: 1,
+            superseded: vec![("train-staged-0".into(), "7".into())],
+        }
+    }
+
+    fn created() -> Reply {
+        Reply::created(json!({"apiVersion": "apps/v1", "kind": "ControllerRevision", "revision": 2,
+            "metadata": {"name": "train-staged-2", "namespace": "ml", "resourceVersion": "42"}}))
+    }
+
+    fn deleted() -> Reply {
+        Reply::ok(json!({"kind": "Status", "apiVersion": "v1", "status": "Success"}))
+    }
+
+    fn delete(uri: &str, version: &str) -> Step {
+        Step::new(Method::DELETE, &format!("{uri}?"))
+            .body(json!({"preconditions": {"resourceVersion": version}}))
+    }
+
+    #[tokio::test]
+    async fn the_new_change_is_created_before_the_old_one_is_deleted() {
+        let (cluster, api) = api_server::cluster("ml");
+        let scenario = Scenario::new()
+            .then(Step::post(REVISIONS).reply(created()))
+            .then(delete(OLD, "41").reply(deleted()))
+            // A superseded leftover goes too.
+            .then(
+                delete("/apis/apps/v1/namespaces/ml/controllerrevisions/train-staged-0", "7")
+                    .reply(deleted()),
+            );
+        let server = tokio::spawn(api.verify(scenario));
+        let templates = vec![("w".to_owned(), super::template("app:v3"))];
+        let staged = stage(&cluster, &train(), &templates, "why", Some(&staged_v2())).await.unwrap();
+        let seen = server.await.unwrap();
+        assert!(staged);
+        assert_eq!(seen[0].body["metadata"]["name"], "train-staged-2");
+        assert_eq!(seen[0].body["revision"], 2);
+        assert_eq!(seen[0].body["data"]["replicatedJobs"][0]["template"], super::template("app:v3"));
+    }
+
+    /// The window the old order had: the old change deleted, the new one refused.
+    #[tokio::test]
+    async fn a_refused_create_leaves_the_old_change_staged() {
+        let (cluster, api) = api_server::cluster("ml");
+        let forbidden =
+            Reply::status(403, "Forbidden", "controllerrevisions is forbidden: no create for you");
+        let scenario = Scenario::new().then(Step::post(REVISIONS).reply(forbidden));
+        let server = tokio::spawn(api.verify(scenario));
+        let templates = vec![("w".to_owned(), super::template("app:v3"))];
+        let error = stage(&cluster, &train(), &templates, "why", Some(&staged_v2())).await.unwrap_err();
+        // No DELETE followed: the old staged change is still there.
+        server.await.unwrap();
+        assert!(error.to_string().contains("forbidden"), "{error}");
+    }
+
+    /// The old change changed since it was read (a restart began applying it): ours is
+    /// taken back and the command says so.
+    #[tokio::test]
+    async fn a_lost_race_takes_the_new_change_back() {
+        let (cluster, api) = api_server::cluster("ml");
+        let conflict =
+            Reply::status(409, "Conflict", "Precondition failed: ResourceVersion in precondition: 41");
+        let scenario = Scenario::new()
+            .then(Step::post(REVISIONS).reply(created()))
+            .then(delete(OLD, "41").reply(conflict))
+            .then(delete(NEW, "42").reply(deleted()));
+        let server = tokio::spawn(api.verify(scenario));
+        let templates = vec![("w".to_owned(), super::template("app:v3"))];
+        let error = stage(&cluster, &train(), &templates, "why", Some(&staged_v2())).await.unwrap_err();
+        server.await.unwrap();
+        assert!(error.to_string().contains("changed by someone else since it was read"), "{error}");
+    }
+}

@@ -107,15 +107,15 @@ pub async fn run(
     if plan.at_next_restart {
         let what = format!("{RESOURCE_NAME}/{}", jobset.name());
         let cause = plan.reason.clone().unwrap_or_else(|| format!("rollback to revision {}", target.number));
+        let staged = fleet.staged_of(jobset);
         if plan.dry_run == DryRun::None {
-            let staged = fleet.staged_of(jobset);
             crate::execute::staged::stage(cluster, jobset, &target.templates, &cause, staged).await?;
         }
         writeln!(
             out,
             "{what} rollback to revision {} staged for the next restart (controllerrevision {}){}",
             target.number,
-            crate::plan::staged::revision_name(jobset),
+            crate::plan::staged::revision_name(jobset, crate::plan::staged::next_generation(staged)),
             plan.dry_run.suffix()
         )?;
         return Ok(ExitStatus::Success);

@@ -312,7 +312,7 @@ async fn stage_all(
                 out,
                 "{what} {} staged for the next restart (controllerrevision {}){place}{}",
                 plan.setting.noun(),
-                crate::plan::staged::revision_name(jobset),
+                crate::plan::staged::revision_name(jobset, crate::plan::staged::next_generation(staged)),
                 plan.dry_run.suffix()
             )?,
             false => writeln!(out, "{what} staged change dropped: the spec already has it{place}")?,

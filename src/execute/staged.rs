@@ -32,33 +32,61 @@ pub async fn stage(
     if same_templates_in_order(&templates_of(jobset), templates) {
         if let Some(old) = existing {
             cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await?;
+            remove_superseded(cluster, ns, old).await;
         }
         return Ok(false);
     }
-    let wanted = staged::revision(jobset, templates, cause);
-    if let Some(old) = existing {
-        if old.restart_from.is_some() {
-            return Err(Error::Refused {
-                what: format!("{RESOURCE_NAME}/{}", jobset.name()),
-                verb: "changed",
-                why: format!(
-                    "its staged change (controllerrevision {}) is being applied by a restart right now; run the \
-                     command again once the restart is done",
-                    old.name
-                ),
-            });
-        }
-        // A revision's data is immutable: the old one goes (only if unchanged since read),
-        // then the new one is created; a concurrent stage makes one of them fail.
-        cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await.map_err(|e| {
-            if is_precondition_failure(&e) { changed_meanwhile(jobset, &old.name) } else { e }
-        })?;
+    if let Some(old) = existing
+        && old.restart_from.is_some()
+    {
+        return Err(Error::Refused {
+            what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+            verb: "changed",
+            why: format!(
+                "its staged change (controllerrevision {}) is being applied by a restart right now; run the \
+                 command again once the restart is done",
+                old.name
+            ),
+        });
     }
-    cluster.create_revision(ns, &wanted).await.map_err(|e| match e {
-        Error::Conflict { .. } => changed_meanwhile(jobset, &staged::revision_name(jobset)),
+    // A revision's data is immutable, so a new stage is a new revision, of the next
+    // generation, created before the one it replaces goes: a failure in between leaves
+    // the old one superseded (the newest is the staged change), never nothing staged.
+    // Two concurrent stages create the same name: one of them fails.
+    let generation = staged::next_generation(existing);
+    let name = staged::revision_name(jobset, generation);
+    let wanted = staged::revision(jobset, templates, cause, generation);
+    let created = cluster.create_revision(ns, &wanted).await.map_err(|e| match e {
+        Error::Conflict { .. } => changed_meanwhile(jobset, &name),
         e => e,
     })?;
+    let Some(old) = existing else { return Ok(true) };
+    match cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await {
+        Ok(()) => remove_superseded(cluster, ns, old).await,
+        // The old one changed (or went) since it was read: a restart began applying it,
+        // or someone staged on it. Ours was planned on what is no longer there: taken back.
+        Err(e) if is_precondition_failure(&e) || matches!(e, Error::NotFound { .. }) => {
+            let version = created.metadata.resource_version.unwrap_or_default();
+            if let Err(e) = cluster.delete_revision_if_unchanged(ns, &name, &version).await {
+                cluster.log.note(1, &format!("the staged change {name} could not be taken back: {e}"));
+            }
+            return Err(changed_meanwhile(jobset, &old.name));
+        }
+        Err(e) => {
+            cluster.log.note(1, &format!("the superseded staged change {} was not removed: {e}", old.name))
+        }
+    }
     Ok(true)
+}
+
+/// Deletes the older staged revisions a failed cleanup left behind (best effort: they are
+/// never applied, and the next stage or apply tries again).
+async fn remove_superseded(cluster: &Cluster, ns: &str, staged: &Staged) {
+    for (name, version) in &staged.superseded {
+        if let Err(e) = cluster.delete_revision_if_unchanged(ns, name, version).await {
+            cluster.log.note(1, &format!("the superseded staged change {name} was not removed: {e}"));
+        }
+    }
 }
 
 fn changed_meanwhile(jobset: &JobSet, revision: &str) -> Error {
@@ -165,13 +193,12 @@ async fn apply_steps(
 async fn reread(cluster: &Cluster, jobset: &JobSet, old: &Staged) -> Result<Staged> {
     let selector = format!("{}={}", crate::history::JOBSET_LABEL, jobset.name());
     let listed = cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
-    listed.iter().filter(|r| staged::is_staged(r)).find_map(|r| staged::parse(r, jobset.uid())).ok_or_else(
-        || Error::Refused {
-            what: format!("{RESOURCE_NAME}/{}", jobset.name()),
-            verb: "restarted",
-            why: format!("its staged change (controllerrevision {}) was removed meanwhile", old.name),
-        },
-    )
+    let all = listed.iter().filter(|r| staged::is_staged(r)).filter_map(|r| staged::parse(r, jobset.uid()));
+    staged::newest(all.collect()).ok_or_else(|| Error::Refused {
+        what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+        verb: "restarted",
+        why: format!("its staged change (controllerrevision {}) was removed meanwhile", old.name),
+    })
 }
 
 /// Removes an applied staged change; a failure is only said at -v (a later look removes it).
@@ -179,4 +206,5 @@ async fn remove(cluster: &Cluster, ns: &str, staged: &Staged) {
     if let Err(e) = cluster.delete_revision_if_unchanged(ns, &staged.name, &staged.resource_version).await {
         cluster.log.note(1, &format!("the applied staged change {} was not removed: {e}", staged.name));
     }
+    remove_superseded(cluster, ns, staged).await;
 }

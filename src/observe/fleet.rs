@@ -36,7 +36,8 @@ pub struct Fleet {
     pub revision_holders: Vec<crate::history::Holder>,
     /// Kueue's Workloads in the namespaces read; None when Kueue is not served.
     pub workloads: Option<Vec<Workload>>,
-    /// Changes staged for the next restart, by owner UID (listed with the revisions).
+    /// Changes staged for the next restart, by owner UID (listed with the revisions):
+    /// the newest of its staged revisions (`plan::staged::newest`).
     staged_by_owner: HashMap<String, Staged>,
     /// Per name asked for that does not exist, the uids its listed revisions belong to:
     /// the history of deleted JobSets of that name.
@@ -120,7 +121,11 @@ impl Fleet {
                 self.revisions_by_owner.entry(owner).or_default().push(parsed);
             }
             for (owner, staged) in revision.staged {
-                self.staged_by_owner.insert(owner, staged);
+                let kept = match self.staged_by_owner.remove(&owner) {
+                    Some(other) => crate::plan::staged::newest(vec![other, staged]),
+                    None => Some(staged),
+                };
+                self.staged_by_owner.extend(kept.map(|kept| (owner, kept)));
             }
         }
         self

@@ -48,11 +48,40 @@ pub struct Staged {
     pub restart_from: Option<i32>,
     pub cause: Option<String>,
     pub resource_version: String,
+    /// Counts the changes staged for this JobSet (the revision's `revision`): a new stage
+    /// is created under the next one before the one it replaces is deleted, so a failure
+    /// in between never loses a staged change; the newest one is the staged change.
+    pub generation: i64,
+    /// Older staged revisions of the JobSet a failed cleanup left behind (name and
+    /// resourceVersion): never applied, deleted with the next stage or apply.
+    pub superseded: Vec<(String, String)>,
 }
 
-/// The revision name for a JobSet's staged change.
-pub fn revision_name(jobset: &JobSet) -> String {
-    format!("{}-staged", jobset.name())
+/// The revision name for a JobSet's staged change of `generation` (the first one keeps
+/// the plain `<jobset>-staged`).
+pub fn revision_name(jobset: &JobSet, generation: i64) -> String {
+    match generation {
+        ..=1 => format!("{}-staged", jobset.name()),
+        n => format!("{}-staged-{n}", jobset.name()),
+    }
+}
+
+/// The generation a new stage on top of `existing` is created as.
+pub fn next_generation(existing: Option<&Staged>) -> i64 {
+    existing.map_or(1, |old| old.generation + 1)
+}
+
+/// The staged change of a JobSet among its staged revisions: the newest generation, with
+/// the others as superseded.
+pub fn newest(mut all: Vec<Staged>) -> Option<Staged> {
+    all.sort_by(|a, b| b.generation.cmp(&a.generation).then_with(|| b.name.cmp(&a.name)));
+    let mut all = all.into_iter();
+    let mut newest = all.next()?;
+    for older in all {
+        newest.superseded.extend(older.superseded);
+        newest.superseded.push((older.name, older.resource_version));
+    }
+    Some(newest)
 }
 
 /// Whether a listed ControllerRevision is a staged change (not a history revision).
@@ -81,11 +110,14 @@ pub fn parse(revision: &ControllerRevision, owner_uid: &str) -> Option<Staged> {
         restart_from: text(APPLYING_ANNOTATION).and_then(|a| a.parse().ok()),
         cause: text(history::CHANGE_CAUSE),
         resource_version: meta.resource_version.clone().unwrap_or_default(),
+        generation: revision.revision,
+        superseded: Vec::new(),
     })
 }
 
-/// The revision that stages `templates` for `jobset` (planned on its spec as read).
-pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str) -> ControllerRevision {
+/// The revision that stages `templates` for `jobset` (planned on its spec as read), as
+/// its staged change of `generation`.
+pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str, generation: i64) -> ControllerRevision {
     let annotations: BTreeMap<String, String> = [
         (history::FORMAT_ANNOTATION, STAGED_FORMAT.to_owned()),
         (BASE_ANNOTATION, history::hash(&templates_of(jobset))),
@@ -98,7 +130,7 @@ pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str) -> Controll
     let labels = [(JOBSET_LABEL, jobset.name()), (STAGED_LABEL, "true")];
     ControllerRevision {
         metadata: ObjectMeta {
-            name: Some(revision_name(jobset)),
+            name: Some(revision_name(jobset, generation)),
             namespace: Some(jobset.namespace().to_owned()),
             labels: Some(labels.into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()),
             annotations: Some(annotations),
@@ -113,8 +145,8 @@ pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str) -> Controll
             ..Default::default()
         },
         data: Some(RawExtension(history::data(templates))),
-        // Staged changes are not numbered history; the API requires a revision number.
-        revision: 1,
+        // Staged changes are not numbered history: the number orders them instead.
+        revision: generation,
     }
 }
 
@@ -218,6 +250,45 @@ mod tests {
 
     use super::*;
 
+    fn generation(name: &str, generation: i64, superseded: &[&str]) -> Staged {
+        Staged {
+            name: name.into(),
+            templates: vec![],
+            base: String::new(),
+            staged_at_attempt: 0,
+            restart_from: None,
+            cause: None,
+            resource_version: format!("rv-{name}"),
+            generation,
+            superseded: superseded.iter().map(|s| (s.to_string(), format!("rv-{s}"))).collect(),
+        }
+    }
+
+    #[test]
+    fn the_newest_generation_is_the_staged_change_and_the_others_are_superseded() {
+        let all = vec![
+            generation("t-staged", 1, &[]),
+            generation("t-staged-3", 3, &["t-staged-0"]),
+            generation("t-staged-2", 2, &[]),
+        ];
+        let newest = newest(all).unwrap();
+        assert_eq!(newest.name, "t-staged-3");
+        let superseded: Vec<&str> = newest.superseded.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(superseded, ["t-staged-0", "t-staged-2", "t-staged"]);
+        assert_eq!(newest.superseded[1].1, "rv-t-staged-2");
+        assert!(super::newest(vec![]).is_none());
+    }
+
+    #[test]
+    fn generations_are_named_after_the_first() {
+        let base = jobset("app:v1", 0);
+        assert_eq!(revision_name(&base, 1), "train-staged");
+        assert_eq!(revision_name(&base, 2), "train-staged-2");
+        assert_eq!(next_generation(None), 1);
+        assert_eq!(next_generation(Some(&generation("train-staged-2", 2, &[]))), 3);
+        assert_eq!(revision(&base, &templates_of(&base), "", 4).revision, 4);
+    }
+
     fn jobset(image: &str, restarts: i32) -> JobSet {
         JobSet::from_raw(
             json!({"metadata": {"name": "train", "namespace": "ml", "uid": "u1", "resourceVersion": "5"},
@@ -230,14 +301,14 @@ mod tests {
 
     fn staged_on(base: &JobSet, image: &str) -> Staged {
         let templates = templates_of(&jobset(image, 0));
-        let stored = revision(base, &templates, "set image main=app:v2");
+        let stored = revision(base, &templates, "set image main=app:v2", 1);
         parse(&stored, "u1").expect("our own revision reads back")
     }
 
     #[test]
     fn a_staged_revision_reads_back_and_is_not_history() {
         let base = jobset("app:v1", 2);
-        let stored = revision(&base, &templates_of(&jobset("app:v2", 0)), "why");
+        let stored = revision(&base, &templates_of(&jobset("app:v2", 0)), "why", 1);
         assert!(is_staged(&stored));
         assert_eq!(stored.metadata.name.as_deref(), Some("train-staged"));
         let staged = parse(&stored, "u1").unwrap();

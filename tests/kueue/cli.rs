@@ -216,10 +216,10 @@ async fn stage_new_image(ns: &TestNs, jobs: &[Job]) {
     assert!(status.stdout.contains("a change is staged for the next restart"), "{status:?}");
 }
 
+/// No staged revision of any generation is left.
 async fn staged_revision_gone(ns: &TestNs) {
     wait_for("the applied staged change to be removed", WAIT, || async {
-        let out =
-            ns.kubectl(&["get", "controllerrevision", "train-staged", "--ignore-not-found", "-o", "name"]);
+        let out = ns.kubectl(&["get", "controllerrevision", "-l", "kubectl-jobset.io/staged", "-o", "name"]);
         String::from_utf8_lossy(&out.stdout).trim().is_empty().then_some(())
     })
     .await;
@@ -395,7 +395,13 @@ async fn set_env_and_resources_are_refused_checked_against_the_quota_and_staged(
     );
     let env = ns.plugin(&["set", "env", "train", "LR=0.1", "--at-next-restart"]);
     assert_eq!(env.code, 0, "{env:?}");
-    assert!(env.stdout.contains("env staged for the next restart"), "{env:?}");
+    // Staged on top: the next generation, created before the first one went.
+    assert!(
+        env.stdout.contains("env staged for the next restart (controllerrevision train-staged-2)"),
+        "{env:?}"
+    );
+    let staged = ns.kubectl(&["get", "controllerrevision", "-l", "kubectl-jobset.io/staged", "-o", "name"]);
+    assert_eq!(String::from_utf8_lossy(&staged.stdout).trim(), "controllerrevision.apps/train-staged-2");
     let main = |js: &Value| {
         js["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0].clone()
     };
@@ -410,7 +416,7 @@ async fn set_env_and_resources_are_refused_checked_against_the_quota_and_staged(
     let restart = ns.plugin(&["restart", "train"]);
     assert_eq!(restart.code, 0, "{restart:?}");
     assert!(
-        restart.stderr.contains("applied the change staged in controllerrevision train-staged"),
+        restart.stderr.contains("applied the change staged in controllerrevision train-staged-2"),
         "{restart:?}"
     );
     wait_admitted(&ns, "train").await;
