@@ -477,12 +477,13 @@ async fn restart_refuses_a_spec_that_makes_no_valid_job() {
 /// never gives a JobSet created again under the same name the old one's revision.
 async fn rollback_guards() {
     let ns = TestNs::new("feat-guards").await;
+    // Records the revisions to roll back to (a read records only with --record).
     let revisions = |name: &'static str| {
         let ns = &ns;
         async move {
-            assert_eq!(ns.plugin(&["history", name]).code, 0);
+            assert_eq!(ns.plugin(&["history", name, "--record"]).code, 0);
             set_image(ns, name, 0, V2);
-            assert_eq!(ns.plugin(&["history", name]).code, 0);
+            assert_eq!(ns.plugin(&["history", name, "--record"]).code, 0);
         }
     };
     let spec_image = |js: &Value| {
