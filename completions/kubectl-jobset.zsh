@@ -29,7 +29,7 @@ _kubectl-jobset() {
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -70,7 +70,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -112,7 +112,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -154,7 +154,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -193,13 +193,13 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '(-o --output)--summary[One line per JobSet\: attempt, outdated/total Jobs, status]' \
-'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -238,7 +238,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -279,7 +279,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -288,7 +288,7 @@ _arguments "${_arguments_options[@]}" : \
 '-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
-'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -324,7 +324,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-y[Do not ask for confirmation]' \
@@ -369,7 +369,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-y[Do not ask for confirmation]' \
@@ -404,7 +404,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -450,7 +450,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -492,7 +492,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -529,10 +529,10 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
-'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -558,7 +558,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -591,7 +591,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -628,7 +628,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -664,7 +664,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--apply[Create the opt-in policy and patch the webhook configuration]' \
@@ -701,7 +701,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
@@ -734,7 +734,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--client[The plugin'\''s version only (no cluster is contacted)]' \
@@ -762,7 +762,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -794,7 +794,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \

@@ -256,9 +256,10 @@ pub enum Command {
     ///
     /// The JobSet controller keeps no history, so kubectl-jobset records it as
     /// ControllerRevisions: the recorder (`kubectl jobset recorder`) as it happens, and
-    /// every command that changes a JobSet (restart, rollback, set) what it saw. history
-    /// itself only reads: what nobody recorded yet (the spec's templates, templates running
-    /// Jobs were created from) is shown marked <not recorded>; --record stores it.
+    /// every command that changes templates or restarts (restart, rollback, set image)
+    /// what it saw. history itself only reads: what nobody recorded yet (the spec's
+    /// templates, templates running Jobs were created from) is shown marked <not recorded>;
+    /// --record stores it.
     #[command(after_help = HISTORY_HELP)]
     History(HistoryArgs),
 
@@ -404,8 +405,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub no_color: bool,
 
-    /// Revisions to keep per JobSet when history is recorded (by restart, rollback, set and
-    /// the recorder, and by diff, history and status given --record); the spec's and the
+    /// Revisions to keep per JobSet when history is recorded (by restart, rollback, set image
+    /// and the recorder, and by diff, history and status given --record); the spec's and the
     /// running one are always kept.
     #[arg(long, global = true, value_name = "N", default_value_t = 10)]
     pub history_limit: usize,
@@ -565,7 +566,7 @@ pub struct WatchArgs {
 #[derive(Debug, Clone, Default, Args)]
 pub struct RecordArgs {
     /// Also record the history seen (ControllerRevisions), as restart, rollback and set
-    /// do. Without it this command only reads: the recorder keeps history complete, and
+    /// image do. Without it this command only reads: the recorder keeps history complete, and
     /// --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it.
     #[arg(long, env = "KUBECTL_JOBSET_RECORD", value_parser = clap::builder::FalseyValueParser::new())]
     pub record: bool,
