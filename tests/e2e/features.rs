@@ -360,6 +360,9 @@ async fn elastic() {
     ns.create(&jobset("elastic", "", "", &[rjob("workers", 1, "", job_spec, "")]));
     bring_up(&ns, "elastic", 0, 1, &[]).await;
     assert_no_drift(&ns, "elastic");
+    // Revision 1 recorded now: once scaled in place, its Jobs no longer tell it.
+    let out = ns.plugin(&["history", "elastic", "--record"]);
+    assert_eq!(out.code, 0, "{out:?}");
     let scale = |n: i64| {
         json!([{"op": "replace", "path": "/spec/replicatedJobs/0/template/spec/parallelism", "value": n},
             {"op": "replace", "path": "/spec/replicatedJobs/0/template/spec/completions", "value": n}])
