@@ -488,7 +488,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__diff)
-            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --summary --output --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -s -n -v -h -V --all-namespaces --selector --summary --output --record --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -880,7 +880,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__history)
-            opts="-A -l -o -w -s -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --watch --output-watch-events --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -o -w -s -n -v -h -V --all-namespaces --selector --revision --diff --output --no-headers --watch --output-watch-events --record --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2090,7 +2090,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__status)
-            opts="-w -s -n -v -h -V --watch --timeout --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-w -s -n -v -h -V --watch --timeout --record --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -36,7 +36,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as -d 'Us
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_needs_command" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -83,7 +83,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l a
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand list" -l no-headers -d 'Omit the table header'
@@ -116,7 +116,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand ls" -l no-headers -d 'Omit the table header'
@@ -149,7 +149,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand get" -l no-headers -d 'Omit the table header'
@@ -175,10 +175,11 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l a
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l summary -d 'One line per JobSet: attempt, outdated/total Jobs, status'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l record -d 'Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -208,7 +209,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand restart" -l count-towards-max -d 'Count this restart towards failurePolicy.maxRestarts (refused if it would exceed it)'
@@ -239,12 +240,13 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-headers -d 'Omit the table header'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s w -l watch -d 'After the first output, watch and print changes as they happen (as `kubectl get -w`)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l output-watch-events -d 'With --watch: start each change with its event type (ADDED, MODIFIED, DELETED)'
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l record -d 'Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand history" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -272,7 +274,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollback" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
@@ -307,7 +309,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l a
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -s y -l yes -d 'Do not ask for confirmation'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand undo" -l restart -d 'Restart the JobSet once the rollback has landed, so it takes effect now'
@@ -331,7 +333,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and n
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and not __fish_seen_subcommand_from image env resources update-strategy" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -364,7 +366,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from image" -s y -l yes -d 'Do not ask for confirmation'
@@ -402,7 +404,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from env" -s y -l yes -d 'Do not ask for confirmation'
@@ -441,7 +443,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from resources" -s y -l yes -d 'Do not ask for confirmation'
@@ -470,7 +472,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and _
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -s A -l all-namespaces -d 'Select JobSets in every namespace (with -l)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand set; and __fish_seen_subcommand_from update-strategy" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
@@ -492,8 +494,9 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l record -d 'Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -510,7 +513,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l a
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand tree" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -532,7 +535,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand suspend" -s y -l yes -d 'Do not ask for confirmation'
@@ -556,7 +559,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s A -l all-namespaces -d 'Look in every namespace'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand resume" -s y -l yes -d 'Do not ask for confirmation'
@@ -580,7 +583,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission"
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l apply -d 'Create the opt-in policy and patch the webhook configuration'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand admission" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
@@ -605,7 +608,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" 
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -s A -l all-namespaces -d 'Record JobSets in every namespace (default: the namespace of -n or the context)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand recorder" -l leader-elect -d 'Run as one of several replicas: only the holder of the Lease records'
@@ -628,7 +631,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l client -d 'The plugin\'s version only (no cluster is contacted)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand version" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
@@ -647,7 +650,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand completion" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'
@@ -665,7 +668,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-group -d 'Group to impersonate for the operation (repeat for several)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l as-uid -d 'UID to impersonate for the operation' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l request-timeout -d 'How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)' -r
-complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l history-limit -d 'Revisions to keep per JobSet when recording history (the spec\'s and the running one are always kept)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l history-limit -d 'Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec\'s and the running one are always kept' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -s v -l v -d 'Log verbosity, as kubectl\'s -v: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l insecure-skip-tls-verify -d 'Skip verification of the API server\'s certificate (insecure)'
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand __complete" -l no-color -d 'Do not colour output (also: the NO_COLOR environment variable)'

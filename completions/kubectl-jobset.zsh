@@ -29,7 +29,7 @@ _kubectl-jobset() {
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -70,7 +70,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -112,7 +112,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -154,7 +154,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -193,12 +193,13 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
 '--all-namespaces[Look in every namespace]' \
 '(-o --output)--summary[One line per JobSet\: attempt, outdated/total Jobs, status]' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -237,7 +238,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -278,7 +279,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -287,6 +288,7 @@ _arguments "${_arguments_options[@]}" : \
 '-w[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--watch[After the first output, watch and print changes as they happen (as \`kubectl get -w\`)]' \
 '--output-watch-events[With --watch\: start each change with its event type (ADDED, MODIFIED, DELETED)]' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -322,7 +324,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-y[Do not ask for confirmation]' \
@@ -367,7 +369,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-y[Do not ask for confirmation]' \
@@ -402,7 +404,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -448,7 +450,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -500,7 +502,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -552,7 +554,7 @@ ready\:"Every Job of the new attempt is ready"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -594,7 +596,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Select JobSets in every namespace (with -l)]' \
@@ -631,9 +633,10 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--record[Also record the history seen (ControllerRevisions), as restart, rollback and set image do. Without it this command only reads\: the recorder keeps history complete, and --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it]' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
 '--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
 '-h[Print help (see more with '\''--help'\'')]' \
@@ -659,7 +662,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -692,7 +695,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -729,7 +732,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Look in every namespace]' \
@@ -765,7 +768,7 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--apply[Create the opt-in policy and patch the webhook configuration]' \
@@ -802,7 +805,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '-A[Record JobSets in every namespace (default\: the namespace of -n or the context)]' \
@@ -835,7 +838,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--client[The plugin'\''s version only (no cluster is contacted)]' \
@@ -863,7 +866,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
@@ -895,7 +898,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
 '--as-uid=[UID to impersonate for the operation]:UID:_default' \
 '--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
-'--history-limit=[Revisions to keep per JobSet when recording history (the spec'\''s and the running one are always kept)]:N:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
 '-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
 '--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \

@@ -163,6 +163,7 @@ fn diff_plan(args: &cli::DiffArgs, global: &GlobalArgs) -> Result<DiffPlan> {
         color: color(global),
         external_diff: std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.trim().is_empty()),
         history_limit: global.history_limit,
+        record: args.record.record,
     })
 }
 
@@ -175,6 +176,7 @@ fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryP
         no_headers: args.show.no_headers,
         color: color(global),
         history_limit: global.history_limit,
+        record: args.record.record,
         watch: history_watch(args)?,
     })
 }
@@ -436,6 +438,7 @@ fn status_plan(args: &cli::StatusArgs, global: &GlobalArgs) -> Result<StatusPlan
         timeout: (!args.timeout.is_zero()).then_some(args.timeout),
         progress: std::io::stdout().is_terminal(),
         history_limit: global.history_limit,
+        record: args.record.record,
     })
 }
 
@@ -655,6 +658,32 @@ mod tests {
         assert_eq!(parse_revision_pair("-2, -1").ok(), Some((-2, -1)));
         assert!(matches!(parse_revision_pair("1"), Err(Error::Usage(_))));
         assert!(matches!(parse_revision_pair("a,b"), Err(Error::Usage(_))));
+    }
+
+    #[test]
+    fn read_verbs_record_only_with_record() {
+        if std::env::var_os("KUBECTL_JOBSET_RECORD").is_some() {
+            return; // The setting would decide; the e2e tests pin it.
+        }
+        let record = |args: &[&str]| -> bool {
+            let Ok(Invocation::Command { plan, .. }) = complete_args(args) else { panic!("{args:?}") };
+            match *plan {
+                CommandPlan::Diff(p) => p.record,
+                CommandPlan::History(p) => p.record,
+                CommandPlan::Status(p) => p.record,
+                _ => panic!("{args:?}"),
+            }
+        };
+        for verb in [&["diff"][..], &["history", "a"], &["status", "a"]] {
+            assert!(!record(verb), "{verb:?} only reads by default");
+            let with: Vec<&str> = verb.iter().copied().chain(["--record"]).collect();
+            assert!(record(&with), "{with:?}");
+        }
+        // Write verbs and the commands that never compare take no --record.
+        for args in [&["restart", "a", "--record"][..], &["list", "--record"], &["tree", "a", "--record"]] {
+            let words = std::iter::once("kubectl-jobset").chain(args.iter().copied());
+            assert!(Cli::try_parse_from(words).is_err(), "{args:?}");
+        }
     }
 
     #[test]

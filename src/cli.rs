@@ -40,6 +40,9 @@ Examples:
   # Machine-readable, for scripts
   kubectl jobset diff train -o json
 
+  # Also record the history seen, where no recorder runs
+  kubectl jobset diff train --record
+
 Exit codes:
   0  no drift
   1  drift: Jobs run a template (or parallelism/completions) other than the spec's, or a
@@ -70,6 +73,9 @@ Examples:
   # The templates of revision 3, and what changed from 2 to 3
   kubectl jobset history train --revision 3
   kubectl jobset history train --diff 2,3
+
+  # Store what is shown as <not recorded>, where no recorder runs
+  kubectl jobset history train --record
 
 Exit codes:
   0  success
@@ -147,6 +153,9 @@ Examples:
 
   # Look once
   kubectl jobset status train --watch=false
+
+  # Also record the history seen, where no recorder runs
+  kubectl jobset status train --record
 
 Exit codes:
   0  done: the attempt runs the spec's templates and is ready, or the JobSet completed
@@ -260,7 +269,8 @@ pub enum Command {
     /// For each JobSet, compares the Job the controller would create now (defaulted by the
     /// API server with a dry run) with every child Job of the current restart attempt.
     /// Exits 0 when nothing differs, 1 when something does, and 2 on errors, like
-    /// `kubectl diff`. KUBECTL_EXTERNAL_DIFF is honoured as by kubectl diff.
+    /// `kubectl diff`. KUBECTL_EXTERNAL_DIFF is honoured as by kubectl diff. Only reads
+    /// (the dry runs store nothing) unless --record.
     #[command(after_help = DIFF_HELP)]
     Diff(DiffArgs),
 
@@ -276,9 +286,12 @@ pub enum Command {
 
     /// Show a JobSet's template revisions, and which restart attempts ran each.
     ///
-    /// The JobSet controller keeps no history, so kubectl-jobset records it: every
-    /// diff, restart, history and rollback stores the spec's templates, and the
-    /// templates running Jobs were seen with, as ControllerRevisions owned by the JobSet.
+    /// The JobSet controller keeps no history, so kubectl-jobset records it as
+    /// ControllerRevisions: the recorder (`kubectl jobset recorder`) as it happens, and
+    /// every command that changes templates or restarts (restart, rollback, set image)
+    /// what it saw. history itself only reads: what nobody recorded yet (the spec's
+    /// templates, templates running Jobs were created from) is shown marked <not recorded>;
+    /// --record stores it.
     #[command(after_help = HISTORY_HELP)]
     History(HistoryArgs),
 
@@ -302,6 +315,7 @@ pub enum Command {
     /// (or succeeded), as far as startupPolicy and dependsOn let the controller create
     /// them, or when the JobSet completes. Ends with an error when it fails, is
     /// suspended, deleted, or a restart supersedes the attempt. Watches; never polls.
+    /// Only reads unless --record.
     #[command(after_help = STATUS_HELP)]
     Status(StatusArgs),
     /// Show one JobSet as a tree: its replicatedJobs, their Jobs (restart attempt, template
@@ -423,8 +437,9 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub no_color: bool,
 
-    /// Revisions to keep per JobSet when recording history (the spec's and the running
-    /// one are always kept).
+    /// Revisions to keep per JobSet when history is recorded (by restart, rollback, set image
+    /// and the recorder, and by diff, history and status given --record); the spec's and the
+    /// running one are always kept.
     #[arg(long, global = true, value_name = "N", default_value_t = 10)]
     pub history_limit: usize,
 
@@ -579,6 +594,16 @@ pub struct WatchArgs {
     pub output_watch_events: bool,
 }
 
+/// `--record`, on the read commands that compare a JobSet with its Jobs.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RecordArgs {
+    /// Also record the history seen (ControllerRevisions), as restart, rollback and set
+    /// image do. Without it this command only reads: the recorder keeps history complete, and
+    /// --record is the fallback where none runs. KUBECTL_JOBSET_RECORD=1 sets it.
+    #[arg(long, env = "KUBECTL_JOBSET_RECORD", value_parser = clap::builder::FalseyValueParser::new())]
+    pub record: bool,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DiffOutput {
     Json,
@@ -597,6 +622,9 @@ pub struct DiffArgs {
     /// A machine-readable report instead of unified diffs.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<DiffOutput>,
+
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -725,6 +753,9 @@ pub struct HistoryArgs {
 
     #[command(flatten)]
     pub show: ShowArgs,
+
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 
 #[derive(Debug, Args)]
@@ -1008,6 +1039,9 @@ pub struct StatusArgs {
     /// How long to watch before giving up (0: no limit).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
     pub timeout: Duration,
+
+    #[command(flatten)]
+    pub record: RecordArgs,
 }
 
 #[derive(Debug, Args)]

@@ -156,7 +156,16 @@ struct FakeApi {
 }
 
 impl FakeApi {
+    /// `diff --record`: what it reads and writes.
     async fn diff(&self, format: kubectl_jobset::commands::diff::DiffFormat) -> (Vec<String>, Vec<Value>) {
+        self.diff_recording(format, true).await
+    }
+
+    async fn diff_recording(
+        &self,
+        format: kubectl_jobset::commands::diff::DiffFormat,
+        record: bool,
+    ) -> (Vec<String>, Vec<Value>) {
         use kubectl_jobset::commands::diff::{DiffPlan, run as diff};
         let (cluster, server) = api_server::cluster("ml");
         let api = self.clone();
@@ -167,6 +176,7 @@ impl FakeApi {
             color: false,
             external_diff: None,
             history_limit: 10,
+            record,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let _ = diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
@@ -272,6 +282,33 @@ async fn diff_of_a_fleet_that_runs_its_spec_makes_no_dry_run_and_reads_history_b
     assert_eq!(sorted(second), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS]);
 }
 
+/// Issue 28: without --record, diff reads (the same lists, and no dry run where the Jobs
+/// run their spec) and writes no history, however often it looks.
+#[tokio::test]
+async fn diff_without_record_reads_and_writes_nothing() {
+    use kubectl_jobset::commands::diff::DiffFormat;
+    let names = ["a", "b"];
+    let api = FakeApi {
+        jobsets: names.iter().map(|n| jobset_running(n, "app:v1", &["--shard", n])).collect(),
+        jobs: names.iter().map(|n| defaulted_child_job(n, "app:v1", &["--shard", n])).collect(),
+        ..Default::default()
+    };
+    for _ in 0..2 {
+        let (seen, _) = api.diff_recording(DiffFormat::Summary, false).await;
+        assert_eq!(sorted(seen), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS]);
+    }
+    assert!(api.revisions.lock().unwrap().is_empty());
+    // Drifted Jobs: the one dry run of the spec's template, still no write.
+    let api = FakeApi {
+        jobsets: vec![jobset_running("a", "app:v2", &[])],
+        jobs: vec![defaulted_child_job("a", "app:v1", &[])],
+        ..Default::default()
+    };
+    let (seen, _) = api.diff_recording(DiffFormat::Summary, false).await;
+    assert_eq!(sorted(seen), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS, DRY_RUN]);
+    assert!(api.revisions.lock().unwrap().is_empty());
+}
+
 #[tokio::test]
 async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
     use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
@@ -310,6 +347,7 @@ async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
         color: false,
         external_diff: None,
         history_limit: 10,
+        record: false,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let error = diff(&cluster, &plan, &mut out, &mut err).await.unwrap_err();
@@ -547,6 +585,7 @@ async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
         color: false,
         external_diff: None,
         history_limit: 10,
+        record: true,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
@@ -624,6 +663,7 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
         no_headers: false,
         color: false,
         history_limit: 10,
+        record: true,
         watch: None,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -705,6 +745,7 @@ async fn history_of_a_deleted_jobset_is_the_same_reads_and_no_write() {
         no_headers: false,
         color: false,
         history_limit: 10,
+        record: false,
         watch: None,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());

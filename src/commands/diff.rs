@@ -32,6 +32,9 @@ pub struct DiffPlan {
     /// `KUBECTL_EXTERNAL_DIFF`, when set: a program and its arguments.
     pub external_diff: Option<String>,
     pub history_limit: usize,
+    /// `--record` (or KUBECTL_JOBSET_RECORD): write the history seen, as write verbs do.
+    /// Otherwise nothing is written: the history shown is what recording would leave.
+    pub record: bool,
 }
 
 pub async fn run(
@@ -40,7 +43,12 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: None,
+        recorder: Recorder::Defer,
+        write: plan.record,
+    };
     let Some(Observed { fleet, drifts, histories, recorder, .. }) =
         observe(cluster, &plan.selection, Some(&options), err).await?
     else {

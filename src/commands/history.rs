@@ -1,5 +1,6 @@
 //! `kubectl jobset history`: the recorded template revisions per restart attempt.
-//! Observes the JobSets (recording what it sees), picks the revisions asked for, and
+//! Observes the JobSets (recording what it sees only with --record: otherwise what
+//! nobody recorded is shown as recording would leave it), picks the revisions asked for, and
 //! prints them through `render::history`; `-w` then follows one JobSet by watch.
 
 use std::io::Write;
@@ -36,6 +37,9 @@ pub struct HistoryPlan {
     pub no_headers: bool,
     pub color: bool,
     pub history_limit: usize,
+    /// `--record` (or KUBECTL_JOBSET_RECORD): write the history seen, as write verbs do.
+    /// Otherwise nothing is written: the history shown is what recording would leave.
+    pub record: bool,
     /// `-w`: then print revisions as they are recorded (one JobSet, as a table).
     pub watch: Option<Watching>,
 }
@@ -46,7 +50,12 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: None,
+        recorder: Recorder::Defer,
+        write: plan.record,
+    };
     let Some(Observed { fleet, histories, recorder, drifts, .. }) =
         observe_or_deleted(cluster, &plan.selection, Some(&options), err).await?
     else {
@@ -89,6 +98,9 @@ pub async fn run(
         documents.extend(document);
     }
     documents.extend(show_deleted(plan, &fleet.deleted, several, out, err)?);
+    if histories.values().flatten().any(|r| r.unrecorded) {
+        writeln!(err, "{}", rendered::UNRECORDED_NOTE)?;
+    }
     if !documents.is_empty() {
         render::write_documents(out, plan.format, documents)?;
     }

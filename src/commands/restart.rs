@@ -50,6 +50,7 @@ pub async fn run(
         history_limit: plan.history_limit,
         cause: plan.options.reason.clone().map(Cause::IfUnset),
         recorder: Recorder::Defer,
+        write: true,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let observed = observe(cluster, &plan.selection, record, err).await?;

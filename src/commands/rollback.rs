@@ -338,7 +338,8 @@ async fn observe_one<'c>(
     cause: Option<Cause>,
     err: &mut dyn Write,
 ) -> Result<Observed<'c>> {
-    let options = RecordOptions { history_limit: plan.history_limit, cause, recorder: Recorder::Defer };
+    let options =
+        RecordOptions { history_limit: plan.history_limit, cause, recorder: Recorder::Defer, write: true };
     // One name: a JobSet that does not exist is an error, never an empty result; one
     // deleted whose history is kept says so.
     let observed =

@@ -67,7 +67,12 @@ pub async fn run(
         return handed_over(cluster, plan, outcome, out, err).await;
     }
     // Recording first keeps the templates being replaced in history (rollback needs them).
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: None,
+        recorder: Recorder::Defer,
+        write: true,
+    };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let Some(Observed { fleet, recorder, .. }) = observe(cluster, &plan.selection, record, err).await? else {
         return Ok(ExitStatus::Success);
@@ -225,6 +230,7 @@ async fn finish(
         history_limit: plan.history_limit,
         cause: Some(Cause::Set(plan.cause.clone())),
         recorder: Recorder::Defer,
+        write: true,
     };
     // In one namespace, the changed JobSets by name; across namespaces (-A -l), by label again.
     let selection = match plan.selection.namespace {

@@ -29,6 +29,9 @@ pub struct StatusPlan {
     /// A live progress line (stdout is a terminal) instead of one line per change.
     pub progress: bool,
     pub history_limit: usize,
+    /// `--record` (or KUBECTL_JOBSET_RECORD): write the history seen, as write verbs do.
+    /// Otherwise nothing is written: the history shown is what recording would leave.
+    pub record: bool,
 }
 
 pub async fn run(
@@ -37,8 +40,13 @@ pub async fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<ExitStatus> {
-    // The first look reads, compares and records (as every command that compares does).
-    let options = RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Defer };
+    // The first look reads and compares (and records, with --record); the rest watch.
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: None,
+        recorder: Recorder::Defer,
+        write: plan.record,
+    };
     let Observed { fleet, drifts, mut defaulter, recorder, .. } =
         observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
             not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())

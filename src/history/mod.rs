@@ -80,6 +80,9 @@ pub struct Revision {
     /// When the recorder saw its JobSet deleted, and when it prunes it (RFC 3339).
     pub deleted_at: Option<String>,
     pub prune_at: Option<String>,
+    /// Not stored: what recording would write, shown by a command that only reads
+    /// (`preview`). Stored revisions it would only amend stay as stored otherwise.
+    pub unrecorded: bool,
 }
 
 impl Revision {
@@ -266,6 +269,7 @@ pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, Unreada
         uid_label: uid_label(stored).map(str::to_owned),
         deleted_at: text(DELETED_ANNOTATION),
         prune_at: text(PRUNE_ANNOTATION),
+        unrecorded: false,
         templates,
         name,
     })
@@ -509,6 +513,55 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
         plan.release();
     }
     plan.writes
+}
+
+/// The history as `plan_writes` would leave it, without writing: what a command that
+/// only reads shows. Revisions it would create are marked `unrecorded` (with no recorded
+/// time); numbers and attempts it would change on stored ones are shown changed; nothing
+/// stored is hidden (its prune is the recording's business).
+pub fn preview(observed: &Observation, revisions: &[Revision]) -> Vec<Revision> {
+    let mut shown = revisions.to_vec();
+    for write in plan_writes(observed, revisions) {
+        match write {
+            Write::Create(object) => {
+                if let Ok(mut revision) = parse(&object, observed.jobset.uid()) {
+                    revision.unrecorded = true;
+                    revision.recorded_at = None;
+                    shown.push(revision);
+                }
+            }
+            Write::Patch { name, ops } => {
+                if let Some(revision) = shown.iter_mut().find(|r| r.name == name) {
+                    amend(revision, &ops);
+                }
+            }
+            Write::Delete { .. } => {}
+        }
+    }
+    shown.sort_by_key(|r| r.number);
+    shown
+}
+
+/// Applies the parts of a planned patch that `Revision` shows: its number, attempts and
+/// change cause (ownership and labels are not shown).
+fn amend(revision: &mut Revision, ops: &Patch) {
+    use json_patch::{AddOperation, PatchOperation, ReplaceOperation};
+    for op in ops.iter() {
+        let (PatchOperation::Add(AddOperation { path, value })
+        | PatchOperation::Replace(ReplaceOperation { path, value })) = op
+        else {
+            continue;
+        };
+        let path = path.as_str();
+        if path == "/revision" {
+            revision.number = value.as_i64().unwrap_or(revision.number);
+        } else if path == annotation_path(ATTEMPTS_ANNOTATION).as_str() {
+            revision.attempts = value.as_str().map(parse_attempts).unwrap_or_default();
+            revision.raw_attempts = value.as_str().map(str::to_owned);
+        } else if path == annotation_path(CHANGE_CAUSE).as_str() {
+            revision.change_cause = value.as_str().filter(|c| !c.is_empty()).map(str::to_owned);
+        }
+    }
 }
 
 /// The steps of `plan_writes`, sharing what the earlier steps planned: the numbers

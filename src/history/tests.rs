@@ -471,3 +471,45 @@ fn templates_that_differ_only_in_parallelism_or_completions_are_the_same_but_for
     assert!(!same_templates_but_scale(&one, &other));
     assert!(!same_templates_in_order(&one, &two));
 }
+
+/// What a read shows without writing is what recording would leave: the same numbers,
+/// attempts, causes and sources, with the revisions not stored marked, and nothing
+/// stored hidden (not even what recording would prune).
+#[test]
+fn a_preview_is_what_recording_would_leave_with_the_unstored_marked() {
+    let mut store = Vec::new();
+    for (i, image) in ["a", "b", "c"].iter().enumerate() {
+        record(&mut store, &observe(&jobset(image, i as i32), Running::Spec));
+    }
+    let cases = [
+        // Nothing new: the stored history, as stored.
+        (jobset("c", 2), Running::Spec),
+        // An edit before the restart: the spec's revision is new.
+        (jobset("d", 2), Running::Revision(store[2].name.clone())),
+        // A template that comes back: renumbered newest, its attempt added.
+        (jobset("a", 3), Running::Spec),
+        // Jobs on a template nobody recorded, and a spec nobody recorded.
+        (jobset("e", 3), Running::Rebuilt(templates_of(&jobset("x", 3)))),
+    ];
+    for (js, running) in cases {
+        let mut observation = observe(&js, running);
+        observation.change_cause = Some(Cause::IfUnset("why".into()));
+        observation.history_limit = 2;
+        let shown = preview(&observation, &store);
+        let mut recorded = store.clone();
+        record(&mut recorded, &observation);
+        let key = |r: &Revision| (r.name.clone(), r.number, r.attempts.clone(), r.change_cause.clone());
+        let stored_names: Vec<&str> = store.iter().map(|r| r.name.as_str()).collect();
+        for r in &recorded {
+            let s = shown.iter().find(|s| s.name == r.name).expect("everything recording leaves is shown");
+            assert_eq!(key(s), key(r));
+            assert_eq!(s.source, r.source);
+            assert_eq!(s.unrecorded, !stored_names.contains(&r.name.as_str()), "{}", r.name);
+            assert_eq!(s.recorded_at.is_none(), s.unrecorded);
+        }
+        assert!(store.iter().all(|r| shown.iter().any(|s| s.name == r.name)), "nothing stored is hidden");
+        assert!(shown.windows(2).all(|w| w[0].number <= w[1].number), "in number order");
+    }
+    // The stored revisions themselves are untouched.
+    assert!(store.iter().all(|r| !r.unrecorded));
+}

@@ -29,6 +29,9 @@ pub struct RecordOptions {
     pub cause: Option<Cause>,
     /// Whether to leave JobSets to a running recorder.
     pub recorder: Recorder,
+    /// Whether to write what is new. Write verbs, the recorder and `--record` do; read
+    /// verbs otherwise only show what recording would leave (`history::preview`).
+    pub write: bool,
 }
 
 /// Who records history: this process, or a running recorder for what it covers.
@@ -64,7 +67,8 @@ pub struct Observed<'c> {
 }
 
 /// Loads the selected JobSets with their Jobs and history, compares each with its Jobs,
-/// and records what it saw (unless `options` is None: dry runs record nothing).
+/// and records what it saw (unless `options` is None: dry runs record nothing; or
+/// `options.write` is false: read verbs get the history recording would leave).
 /// None when nothing matched (already said on `err`).
 pub async fn observe<'c>(
     cluster: &'c Cluster,

@@ -1,6 +1,8 @@
-//! Recording history as a side effect of reading: every command that compares a JobSet
-//! with its Jobs brings its ControllerRevisions up to date (idempotent, guarded writes).
-//! If RBAC forbids it, commands go on read-only and say so once.
+//! Recording history from what a command saw: every command that compares a JobSet
+//! with its Jobs works out what its ControllerRevisions should hold. Write verbs (and
+//! read verbs given `--record`) bring them up to date (idempotent, guarded writes); read
+//! verbs by default only show what recording would leave (`history::preview`), and so
+//! does a namespace where RBAC forbids the writes (said once, when recording was asked).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -47,19 +49,29 @@ pub enum RecordOutcome {
     ReadOnly,
     /// The fleet's history could not be read, so nothing was recorded.
     Unread,
+    /// Not asked to write (a read verb without `--record`): shown as recording would
+    /// leave it, nothing written.
+    Unwritten,
 }
 
 impl RecordOutcome {
     /// Whether its history may still lack what was seen (the recorder tries again).
     pub fn failed(&self) -> bool {
-        matches!(self, RecordOutcome::NotRecorded(_) | RecordOutcome::ReadOnly | RecordOutcome::Unread)
+        matches!(
+            self,
+            RecordOutcome::NotRecorded(_)
+                | RecordOutcome::ReadOnly
+                | RecordOutcome::Unread
+                | RecordOutcome::Unwritten
+        )
     }
 }
 
 /// Reads the fleet's revisions (warning about ones we ignore), works out what each
 /// JobSet's current Jobs run, and writes what is new (nothing for the JobSets a running
-/// recorder covers). Never fails the command for
-/// history's sake: problems become one warning on `err`.
+/// recorder covers; nothing at all unless `options.write`, when the histories returned
+/// are previews). Never fails the command for history's sake: problems become one
+/// warning on `err`.
 pub async fn record(
     cluster: &Cluster,
     defaulter: &mut Defaulter<'_>,
@@ -76,8 +88,65 @@ pub async fn record(
     let mut histories = read_histories(fleet, err)?;
     let fleet = &*fleet;
     prefetch_revision_templates(defaulter, fleet, drifts, options, &histories).await?;
-    let outcomes = write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?;
+    let outcomes = match options.write {
+        true => write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?,
+        false => {
+            let observations = observations(defaulter, fleet, drifts, options, &histories);
+            preview_histories(&observations, &mut histories);
+            let outcome = |js: &JobSet| match options.records(js) {
+                true => RecordOutcome::Unwritten,
+                false => RecordOutcome::Deferred,
+            };
+            fleet.jobsets.iter().map(outcome).collect()
+        }
+    };
     Ok(Recorded { histories, outcomes })
+}
+
+/// What this process saw of each JobSet it records (`RecordOptions::records`).
+fn observations<'f>(
+    defaulter: &Defaulter<'_>,
+    fleet: &'f Fleet,
+    drifts: &[JobSetDrift],
+    options: &RecordOptions,
+    histories: &Histories,
+) -> Vec<Observation<'f>> {
+    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    fleet
+        .jobsets
+        .iter()
+        .zip(drifts)
+        .filter(|(jobset, _)| options.records(jobset))
+        .map(|(jobset, drift)| {
+            let revisions = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+            Observation {
+                jobset,
+                // A JobSet that could not be compared runs something unknown.
+                running: match drift.error {
+                    Some(_) => Running::Unknown,
+                    None => running_state(defaulter, fleet, jobset, drift, revisions),
+                },
+                change_cause: options.cause.clone(),
+                history_limit: options.history_limit,
+                now: now.clone(),
+                foreign: foreign_names(fleet, jobset),
+                // The recorder itself (it records every JobSet) keeps history beyond the JobSet.
+                retain: options.recorder == super::Recorder::Ignore,
+            }
+        })
+        .collect()
+}
+
+/// Replaces each observed JobSet's stored revisions with what recording would leave
+/// (`history::preview`): the read-only path, taken without `--record` and where RBAC
+/// refuses the writes.
+fn preview_histories(observations: &[Observation<'_>], histories: &mut Histories) {
+    for observation in observations {
+        let uid = observation.jobset.uid();
+        let stored = histories.get(uid).map(Vec::as_slice).unwrap_or_default();
+        let shown = history::preview(observation, stored);
+        histories.insert(uid.to_owned(), shown);
+    }
 }
 
 /// The revisions the fleet listed, per JobSet UID, the readable ones in number order.
@@ -143,30 +212,7 @@ async fn write_histories(
     histories: &mut Histories,
     err: &mut dyn Write,
 ) -> Result<Vec<RecordOutcome>> {
-    let now = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let observations: Vec<Observation> = fleet
-        .jobsets
-        .iter()
-        .zip(drifts)
-        .filter(|(jobset, _)| options.records(jobset))
-        .map(|(jobset, drift)| {
-            let revisions = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
-            Observation {
-                jobset,
-                // A JobSet that could not be compared runs something unknown.
-                running: match drift.error {
-                    Some(_) => Running::Unknown,
-                    None => running_state(defaulter, fleet, jobset, drift, revisions),
-                },
-                change_cause: options.cause.clone(),
-                history_limit: options.history_limit,
-                now: now.clone(),
-                foreign: foreign_names(fleet, jobset),
-                // The recorder itself (it records every JobSet) keeps history beyond the JobSet.
-                retain: options.recorder == super::Recorder::Ignore,
-            }
-        })
-        .collect();
+    let observations = observations(defaulter, fleet, drifts, options, histories);
     // Namespaces where writing history is forbidden, with the first refusal.
     let refused: Mutex<BTreeMap<String, Error>> = Mutex::new(BTreeMap::new());
     let is_refused = |ns: &str| refused.lock().is_ok_and(|r| r.contains_key(ns));
@@ -224,6 +270,9 @@ async fn write_histories(
     for e in refused.values() {
         writeln!(err, "warning: history not recorded (read-only): {e}")?;
     }
+    let unwritable: Vec<Observation> =
+        observations.iter().filter(|o| refused.contains_key(o.jobset.namespace())).cloned().collect();
+    preview_histories(&unwritable, histories);
     settle_numbers(cluster, &observations, numbered, histories, err).await?;
     let outcome = |jobset: &JobSet| match failed.remove(jobset.uid()) {
         _ if !options.records(jobset) => RecordOutcome::Deferred,

@@ -88,8 +88,12 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     }
 
     // The recorder records every JobSet it watches: its own Lease must not stop it.
-    let options =
-        RecordOptions { history_limit: plan.history_limit, cause: None, recorder: Recorder::Ignore };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause: None,
+        recorder: Recorder::Ignore,
+        write: true,
+    };
     let watches = async { tokio::join!(watch(&shared, cluster, plan, writers), keep_lease(&shared, &lease)) };
     let announcer = announce(&shared, cluster, &identity, announce_rx);
     let (staged_tx, staged_rx) = tokio::sync::mpsc::unbounded_channel();

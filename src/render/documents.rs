@@ -211,6 +211,10 @@ pub struct RevisionDocument {
     pub change_cause: Option<String>,
     pub recorded_at: Option<String>,
     pub source: String,
+    /// Not stored: what recording would write, shown by a command that only reads (no
+    /// `--record`). Present (true) only then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unrecorded: bool,
     pub images: Vec<ReplicatedJobImages>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicated_jobs: Option<Vec<ReplicatedJobTemplate>>,
@@ -228,6 +232,7 @@ impl RevisionDocument {
             change_cause: r.change_cause.clone(),
             recorded_at: r.recorded_at.clone(),
             source: r.source.clone(),
+            unrecorded: r.unrecorded,
             images: r
                 .templates
                 .iter()

@@ -24,17 +24,23 @@ use crate::presence::Scope;
 
 /// The header of the revision column that ages by itself.
 pub const CREATED: &str = "CREATED";
+/// In that column, for a revision shown but not stored (a read without `--record`).
+pub const NOT_RECORDED: &str = "<not recorded>";
 
 /// Said once when some JobSet's history is kept only by commands that happen to look
 /// at it (no running recorder covers it): what may be missing, and what keeps it all.
 pub fn recorder_hint(jobsets: &[JobSet], recorder: Option<&Scope>) -> Option<&'static str> {
     let uncovered = jobsets.iter().any(|js| !recorder.is_some_and(|scope| scope.covers(js)));
     uncovered.then_some(
-        "note: without a recorder, history holds only what kubectl-jobset commands saw when they ran \
-         (templates and restart attempts in between are missing); `kubectl jobset recorder -A` keeps it \
-         complete as it happens",
+        "note: without a recorder, history holds only what kubectl-jobset commands recorded when they ran \
+         (restart, rollback, set, or a read with --record; templates and restart attempts in between are \
+         missing); `kubectl jobset recorder -A` keeps it complete as it happens",
     )
 }
+
+/// Said once when revisions are shown that are not stored (`Revision::unrecorded`).
+pub const UNRECORDED_NOTE: &str = "note: revisions marked <not recorded> are what the spec and the running Jobs \
+     show now, not stored (this command only reads); `--record` stores them";
 
 /// `jobset.jobset.x-k8s.io/NAME` above a JobSet's table, with its namespace when
 /// JobSets of every namespace are listed.
@@ -109,7 +115,10 @@ pub fn revisions_table(view: &View, wide: bool, now: Timestamp) -> (Vec<&'static
                 r.number.to_string(),
                 view.state(r).to_owned(),
                 if r.attempts.is_empty() { "<none>".into() } else { format_attempts(&r.attempts) },
-                format_age(r.recorded_at.as_deref().and_then(|t| t.parse().ok()), now),
+                match r.unrecorded {
+                    true => NOT_RECORDED.to_owned(),
+                    false => format_age(r.recorded_at.as_deref().and_then(|t| t.parse().ok()), now),
+                },
                 images(r),
                 r.change_cause.clone().unwrap_or_else(|| "<none>".into()),
             ];

@@ -117,9 +117,9 @@ async fn bad_input_gets_a_clear_error_and_changes_nothing() {
         ns.jobs_api().create(&Default::default(), &job).await.unwrap();
     }
 
-    // History recorded once, so that reading commands have nothing left to write.
+    // History recorded once, so that the cases see stored revisions.
     for name in ["target", "handmade", "big"] {
-        let out = ns.plugin(&["history", name]);
+        let out = ns.plugin(&["history", name, "--record"]);
         assert_eq!(out.code, 0, "{out:?}");
     }
     // ControllerRevisions with our labels that are not ours, or corrupt.

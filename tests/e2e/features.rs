@@ -360,6 +360,9 @@ async fn elastic() {
     ns.create(&jobset("elastic", "", "", &[rjob("workers", 1, "", job_spec, "")]));
     bring_up(&ns, "elastic", 0, 1, &[]).await;
     assert_no_drift(&ns, "elastic");
+    // Revision 1 recorded now: once scaled in place, its Jobs no longer tell it.
+    let out = ns.plugin(&["history", "elastic", "--record"]);
+    assert_eq!(out.code, 0, "{out:?}");
     let scale = |n: i64| {
         json!([{"op": "replace", "path": "/spec/replicatedJobs/0/template/spec/parallelism", "value": n},
             {"op": "replace", "path": "/spec/replicatedJobs/0/template/spec/completions", "value": n}])
@@ -477,12 +480,13 @@ async fn restart_refuses_a_spec_that_makes_no_valid_job() {
 /// never gives a JobSet created again under the same name the old one's revision.
 async fn rollback_guards() {
     let ns = TestNs::new("feat-guards").await;
+    // Records the revisions to roll back to (a read records only with --record).
     let revisions = |name: &'static str| {
         let ns = &ns;
         async move {
-            assert_eq!(ns.plugin(&["history", name]).code, 0);
+            assert_eq!(ns.plugin(&["history", name, "--record"]).code, 0);
             set_image(ns, name, 0, V2);
-            assert_eq!(ns.plugin(&["history", name]).code, 0);
+            assert_eq!(ns.plugin(&["history", name, "--record"]).code, 0);
         }
     };
     let spec_image = |js: &Value| {

@@ -47,8 +47,8 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
     let label = format!("f{}", std::process::id());
     let namespaces = fleet(&label).await;
     let selector = format!("fleet={label}");
-    // First look: history is recorded for all 50 (one create each).
-    let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary"], None, &[]);
+    // First look, asked to record: history is recorded for all 50 (one create each).
+    let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary", "--record"], None, &[]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(out.stdout.lines().count(), 51, "a header and one line per JobSet: {out:?}");
 
@@ -68,7 +68,7 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
     };
     let expected = vec![format!("{}/js3", namespaces[0].name), format!("{}/js7", namespaces[2].name)];
     // Records the two new spec revisions.
-    let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary"], None, &[]);
+    let out = run_plugin(&["diff", "-A", "-l", &selector, "--summary", "--record"], None, &[]);
     assert_eq!((out.code, drifted(&out.stdout)), (1, expected.clone()), "{out:?}");
 
     // Steady state: one list of JobSets, one of Jobs, one of revisions, one GET of the
@@ -130,10 +130,10 @@ async fn distinct_fleet(ns: &TestNs, count: usize) {
 async fn steady_state_diff_of_distinct_templates_makes_no_dry_run_and_no_write() {
     let ns = TestNs::new("distinct").await;
     distinct_fleet(&ns, 20).await;
-    // First look: the lists, one revision created per JobSet, and one read of the
-    // namespace's revisions to check the numbers given (not one per JobSet); no dry run,
-    // since every Job runs its JobSet's spec.
-    let out = ns.plugin(&["diff", "--summary", "-v=6"]);
+    // First look, asked to record: the lists, one revision created per JobSet, and one
+    // read of the namespace's revisions to check the numbers given (not one per JobSet); no
+    // dry run, since every Job runs its JobSet's spec.
+    let out = ns.plugin(&["diff", "--summary", "-v=6", "--record"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(
         out.stdout.lines().filter(|l| l.contains(" 0/1 ") && l.contains("UpToDate")).count(),
@@ -145,8 +145,9 @@ async fn steady_state_diff_of_distinct_templates_makes_no_dry_run_and_no_write()
     assert_eq!(requests(&out.stderr, "GET ", "/controllerrevisions"), 2, "{}", out.stderr);
     assert_eq!(requests(&out.stderr, "PATCH ", ""), 0, "{}", out.stderr);
 
-    // Steady state: at most 6 requests (here no page is needed), no dry run, no write.
-    let out = ns.plugin(&["diff", "--summary", "-v=6"]);
+    // Steady state: at most 6 requests (here no page is needed), no dry run, no write,
+    // even when asked to record.
+    let out = ns.plugin(&["diff", "--summary", "-v=6", "--record"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert!(request_count(&out.stderr) <= 6, "{}", out.stderr);
     assert_eq!(out.stderr.matches("dryRun=All").count(), 0, "{}", out.stderr);

@@ -113,11 +113,11 @@ async fn two_revisions(ns: &TestNs, spec: &str, labels: &str) {
         yaml = yaml.replace(&format!("  name: {NAME}\n"), &format!("  name: {NAME}\n  labels:\n{labels}"));
     }
     ns.create(&yaml);
-    assert_eq!(ns.plugin(&["history", NAME]).code, 0);
+    assert_eq!(ns.plugin(&["history", NAME, "--record"]).code, 0);
     let patch = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"busybox:1.37"}]"#;
     let out = ns.kubectl(&["patch", "jobset", NAME, "--type=json", "-p", patch]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(ns.plugin(&["history", NAME]).code, 0);
+    assert_eq!(ns.plugin(&["history", NAME, "--record"]).code, 0);
 }
 
 const HANDOVER: &[&str] = &["rollback", NAME, "--to-revision", "1", "--handover", "-y"];

@@ -15,8 +15,9 @@ fn set_image(ns: &TestNs, name: &str, rjob: usize, image: &str) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// `history --record`: these tests are about the history commands record.
 fn history_json(ns: &TestNs, name: &str) -> (HistoryDocument, String) {
-    let out = ns.plugin(&["history", name, "-o", "json"]);
+    let out = ns.plugin(&["history", name, "-o", "json", "--record"]);
     assert_eq!(out.code, 0, "{out:?}");
     (serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}")), out.stderr)
 }

@@ -83,6 +83,99 @@ async fn the_read_only_role_reads_and_names_what_writes_need() {
     assert_eq!(ns.jobset("train").await["status"]["restarts"].as_i64().unwrap_or(0), 0);
 }
 
+/// The API requests of a -v=6 log: `METHOD URL STATUS ...` lines.
+fn requests(stderr: &str) -> Vec<&str> {
+    const METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+    stderr
+        .lines()
+        .filter(|l| {
+            let mut words = l.split_whitespace();
+            words.next().is_some_and(|m| METHODS.contains(&m))
+                && words.next().is_some_and(|url| url.starts_with("https://"))
+        })
+        .collect()
+}
+
+/// Issue 28, point 1: with the shipped read-only role, every read verb only reads (GET,
+/// which LIST and WATCH are too; a dry run of a Job, which stores nothing, where a
+/// template differs) and warns of nothing: no history write is tried, so none is refused.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn every_read_verb_only_reads_with_the_read_only_role() {
+    let ns = TestNs::new("read-verbs").await;
+    ns.apply_repo_role("kubectl-jobset-readonly-clusterrole.yaml");
+    ns.bind("--clusterrole=kubectl-jobset-readonly", "e2e-carol").await;
+    for name in ["fresh", "edited", "recorded"] {
+        ns.create(&jobset_yaml(name, &[("workers", 1, "busybox:1.36")], ""));
+        ns.wait_for_attempt_jobs(name, 0, 1).await;
+    }
+    ns.ready_job("fresh-workers-0").await;
+    // Edited behind kubectl-jobset's back (nothing recorded), and by a write verb (recorded).
+    assert!(ns.kubectl(&["patch", "jobset", "edited", "--type=json", "-p", IMAGE_PATCH]).status.success());
+    assert_eq!(ns.plugin(&["set", "image", "recorded", "main=busybox:1.37"]).code, 0);
+    let revisions = || {
+        let out = ns.kubectl(&["get", "controllerrevisions", "-o", "name"]);
+        String::from_utf8_lossy(&out.stdout).lines().count()
+    };
+    assert_eq!(revisions(), 2, "set image recorded the revision its Jobs run and the spec's");
+
+    let reads: [&[&str]; 12] = [
+        &["list"],
+        &["list", "-o", "wide"],
+        &["diff"],
+        &["diff", "--summary"],
+        &["diff", "edited", "-o", "json"],
+        &["history"],
+        &["history", "edited", "-o", "json"],
+        &["history", "recorded", "--diff", "1,2"],
+        &["status", "fresh", "--watch=false"],
+        &["status", "edited", "--watch=false"],
+        &["tree", "fresh"],
+        &["tree", "edited"],
+    ];
+    for args in reads {
+        let mut args = args.to_vec();
+        args.push("-v=6");
+        let out = as_user(&ns, "e2e-carol", &args);
+        assert!(out.code == 0 || out.code == 1, "{args:?}: {out:?}");
+        let requests = requests(&out.stderr);
+        assert!(!requests.is_empty(), "the request log is on: {out:?}");
+        let writes: Vec<&&str> =
+            requests.iter().filter(|l| !l.starts_with("GET ") && !l.contains("dryRun=All")).collect();
+        assert!(writes.is_empty(), "{args:?} only reads: {writes:?}\n{out:?}");
+        let dry_runs: Vec<&&str> = requests.iter().filter(|l| l.contains("dryRun=All")).collect();
+        assert!(
+            dry_runs.iter().all(|l| l.starts_with("POST ") && l.contains("/jobs?")),
+            "only Job dry runs: {dry_runs:?}"
+        );
+        let warnings: Vec<&str> =
+            out.stderr.lines().filter(|l| l.to_lowercase().contains("warning")).collect();
+        assert!(warnings.is_empty(), "{args:?}: {warnings:?}\n{out:?}");
+    }
+    // Up to date and nothing differs: nothing to dry-run, so GETs alone.
+    for args in [["diff", "fresh", "-v=6"], ["tree", "fresh", "-v=6"], ["history", "fresh", "-v=6"]] {
+        let out = as_user(&ns, "e2e-carol", &args);
+        let requests = requests(&out.stderr);
+        assert!(!requests.is_empty() && requests.iter().all(|l| l.starts_with("GET ")), "{out:?}");
+    }
+    assert_eq!(revisions(), 2, "nothing recorded");
+
+    // What the history shows of the JobSet edited behind its back: the running Jobs' template
+    // and the spec's, marked as not recorded.
+    let out = as_user(&ns, "e2e-carol", &["history", "edited", "-o", "json"]);
+    let doc: HistoryDocument = serde_json::from_str(&out.stdout).unwrap();
+    let shown: Vec<(i64, &str, bool, bool, bool)> = doc
+        .revisions
+        .iter()
+        .map(|r| (r.revision, r.source.as_str(), r.spec, r.running, r.unrecorded))
+        .collect();
+    assert_eq!(shown, [(1, "running-jobs", false, true, true), (2, "spec", true, false, true)], "{out:?}");
+    let out = as_user(&ns, "e2e-carol", &["history", "recorded", "-o", "json"]);
+    let doc: HistoryDocument = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(doc.revisions.len(), 2, "{out:?}");
+    assert!(doc.revisions.iter().all(|r| !r.unrecorded), "recorded by set image: {out:?}");
+}
+
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn no_credential_is_ever_printed() {

@@ -1,6 +1,7 @@
 //! The recorder writes, the CLI reads (issue 13, point 3): while a fresh recorder Lease
-//! covers a JobSet, commands write no history for it; without one they record, and
-//! `history` says how to keep history complete. The test writes the Lease itself, as a
+//! covers a JobSet, commands write no history for it, even with `--record`; without one
+//! they record (read commands when given `--record`, as here), and `history` says how to
+//! keep history complete. The test writes the Lease itself, as a
 //! recorder would, in its own namespace (KUBECTL_JOBSET_RECORDER_NAMESPACE points there).
 
 use k8s_openapi::api::coordination::v1::Lease;
@@ -56,11 +57,11 @@ async fn a_fresh_recorder_lease_stops_the_cli_writing_history() {
     leases.create(&PostParams::default(), &lease(jiff::Timestamp::now(), &[])).await.unwrap();
     let env = [(LEASE_NAMESPACE_ENV, ns.name.as_str())];
 
-    let out = run_plugin(&["diff", "-A", "-v=6"], None, &env);
+    let out = run_plugin(&["diff", "-A", "-v=6", "--record"], None, &env);
     assert_eq!(out.code, 1, "drift is still shown: {out:?}");
     assert!(out.stderr.contains(&format!("/leases/{LEASE_NAME} 200 OK")), "one GET of the Lease: {out:?}");
     assert_eq!(writes(&out.stderr), Vec::<&str>::new(), "diff makes no writes: {out:?}");
-    let out = run_plugin(&["history", "train", "-v=6"], Some(&ns.name), &env);
+    let out = run_plugin(&["history", "train", "-v=6", "--record"], Some(&ns.name), &env);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(writes(&out.stderr), Vec::<&str>::new(), "{out:?}");
     assert!(out.stderr.contains("No history recorded for jobset"), "{out:?}");
@@ -70,7 +71,7 @@ async fn a_fresh_recorder_lease_stops_the_cli_writing_history() {
     // A Lease the recorder stopped renewing (expired) is no recorder: writes resume.
     let expired = lease(jiff::Timestamp::now() - jiff::SignedDuration::from_secs(20), &[]);
     leases.patch(LEASE_NAME, &PatchParams::default(), &Patch::Merge(&expired)).await.unwrap();
-    let out = run_plugin(&["history", "train"], Some(&ns.name), &env);
+    let out = run_plugin(&["history", "train", "--record"], Some(&ns.name), &env);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(out.stderr.matches(HINT).count(), 1, "said once: {out:?}");
     assert_eq!(controller_revisions(&ns).len(), 2, "running and spec revisions: {out:?}");
@@ -80,7 +81,7 @@ async fn a_fresh_recorder_lease_stops_the_cli_writing_history() {
     leases.patch(LEASE_NAME, &PatchParams::default(), &Patch::Merge(&elsewhere)).await.unwrap();
     ns.fail_job("train-workers-0").await;
     ns.wait_for_attempt_jobs("train", 1, 2).await;
-    let out = run_plugin(&["history", "train", "-o", "json"], Some(&ns.name), &env);
+    let out = run_plugin(&["history", "train", "-o", "json", "--record"], Some(&ns.name), &env);
     assert!(out.stderr.contains(HINT), "{out:?}");
     let doc: HistoryDocument = serde_json::from_str(&out.stdout).unwrap();
     let attempts: Vec<Vec<i32>> =
@@ -96,7 +97,7 @@ async fn no_readable_lease_means_no_recorder() {
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     let env = [(LEASE_NAMESPACE_ENV, "kjs-no-such-namespace")];
-    let out = run_plugin(&["diff", "train"], Some(&ns.name), &env);
+    let out = run_plugin(&["diff", "train", "--record"], Some(&ns.name), &env);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(controller_revisions(&ns).len(), 1, "recorded on sight: {out:?}");
 }

@@ -25,7 +25,7 @@ async fn v1_then_v2(ns: &TestNs, extra_spec: &str) -> Value {
     ));
     ns.wait_for_attempt_jobs("train", 0, 3).await;
     let v1 = ns.jobset("train").await;
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0);
     set_image(ns, "train", "busybox:1.37");
     let out = ns.plugin(&["restart", "train", "--wait"]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -160,7 +160,7 @@ async fn immutable_templates_get_plain_words() {
     let ns = TestNs::immutable("rollback-strict").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0);
     // Template edits are rejected here except while suspended: make revision 2 that way.
     let suspend =
         ns.kubectl(&["patch", "jobset", "train", "--type=merge", "-p", r#"{"spec":{"suspend":true}}"#]);
@@ -175,7 +175,7 @@ async fn immutable_templates_get_plain_words() {
     let resume =
         ns.kubectl(&["patch", "jobset", "train", "--type=merge", "-p", r#"{"spec":{"suspend":false}}"#]);
     assert!(resume.status.success());
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0);
 
     // The controller is still writing status after the resume: compare spec and generation.
     let before = ns.jobset("train").await;

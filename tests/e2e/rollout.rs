@@ -537,7 +537,7 @@ async fn history_watch_prints_revisions_as_they_are_recorded() {
 
     assert_eq!(ns.plugin(&["restart", "train"]).code, 0);
     ns.wait_for_attempt_jobs("train", 1, 1).await;
-    assert_eq!(ns.plugin(&["diff", "train"]).code, 0, "records what attempt 1 runs");
+    assert_eq!(ns.plugin(&["diff", "train", "--record"]).code, 0, "records what attempt 1 runs");
     watch.expect("attempt 1 on revision 2", |l| cells(l).starts_with(&["2", "spec,running", "1"]));
     watch.stop();
 }

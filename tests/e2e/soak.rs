@@ -69,7 +69,7 @@ async fn concurrent_restarts_rollbacks_edits_and_diffs_keep_the_invariants() {
     }
     for name in JOBSETS {
         ns.wait_for_attempt_jobs(name, 0, 2).await;
-        assert_eq!(ns.plugin(&["history", name]).code, 0);
+        assert_eq!(ns.plugin(&["history", name, "--record"]).code, 0);
     }
 
     // Every JobSet write, in order, as (jobset, restarts, spec image).
@@ -109,7 +109,9 @@ async fn concurrent_restarts_rollbacks_edits_and_diffs_keep_the_invariants() {
                         },
                         2 => edit(&ns, jobset, w, n),
                         _ => {
-                            Outcome::Plugin { op: "diff", out: run_plugin(&["diff", jobset], Some(&ns), &[]) }
+                            // Recording too, so that its history writes race the others'.
+                            let out = run_plugin(&["diff", jobset, "--record"], Some(&ns), &[]);
+                            Outcome::Plugin { op: "diff", out }
                         }
                     };
                     outcomes.push(outcome);

@@ -53,9 +53,9 @@ async fn api_server_dies_during_rollback() {
     let ns = TestNs::new("fault-rollback").await;
     ns.create(&jobset_yaml("train", &[("workers", 1, "busybox:1.36"), ("driver", 1, "busybox:1.36")], ""));
     ns.wait_for_attempt_jobs("train", 0, 2).await;
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0);
     set_images(&ns, "busybox:1.37");
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0);
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0);
 
     // The user reads the diff at the prompt; the API server dies; the user says yes.
     let prompt = AtPrompt::start(&format!("rollback train -n {} --request-timeout=5s", ns.name));
@@ -226,7 +226,7 @@ async fn a_torn_read_is_read_again_and_never_credits_the_wrong_attempt() {
     let ns = TestNs::new("torn").await;
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], "  failurePolicy:\n    maxRestarts: 3\n"));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
-    assert_eq!(ns.plugin(&["history", "train"]).code, 0, "records v1 with attempt 0");
+    assert_eq!(ns.plugin(&["history", "train", "--record"]).code, 0, "records v1 with attempt 0");
     transient::set_image(&ns, "train", "busybox:v2");
 
     let dir = tempfile::tempdir().unwrap();
@@ -238,7 +238,11 @@ async fn a_torn_read_is_read_again_and_never_credits_the_wrong_attempt() {
     let name = ns.name.clone();
     let via = kubeconfig.to_str().unwrap().to_owned();
     let history = std::thread::spawn(move || {
-        run_plugin(&["history", "train", "-o", "json", "-v=6", "--kubeconfig", &via], Some(&name), &[])
+        run_plugin(
+            &["history", "train", "-o", "json", "-v=6", "--record", "--kubeconfig", &via],
+            Some(&name),
+            &[],
+        )
     });
     // The JobSet is read at once (attempt 0); the Jobs LIST waits at the proxy while the
     // JobSet restarts and the controller creates attempt 1's Jobs from v2.

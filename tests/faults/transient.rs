@@ -526,12 +526,12 @@ async fn check_unchanged(ns: &TestNs, jobset: &str, before: &Snapshot, run: &Run
 }
 
 /// For a case that must fail: the state it must leave untouched. History is brought up
-/// to date first (every command records what it sees, e.g. the attempts an earlier
+/// to date first (`history --record` records what it sees, e.g. the attempts an earlier
 /// restart added to the running revision), so that what changes is the failed command's.
 async fn before_failing(ns: &TestNs, jobset: &str, case: &Case) -> Option<Snapshot> {
     match case.ending {
         Diagnosed(_) => {
-            direct(ns, &["history", jobset]);
+            direct(ns, &["history", jobset, "--record"]);
             Some(Snapshot::settled(ns, jobset).await)
         }
         _ => None,
@@ -594,11 +594,11 @@ async fn history_through_transient_faults_records_each_template_once() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("transient-history").await;
     one_job_jobset(&ns, "train").await;
-    direct(&ns, &["history", "train"]);
+    direct(&ns, &["history", "train", "--record"]);
     let mut findings = Findings::default();
     for case in cases(Target::ListJobs, Times::Once, &READS) {
         let before = before_failing(&ns, "train", &case).await;
-        let run = Run::through(&ns, &case, &["history", "train"]);
+        let run = Run::through(&ns, &case, &["history", "train", "--record"]);
         run.check_ending(&case, 0, &mut findings);
         match before {
             Some(before) => check_unchanged(&ns, "train", &before, &run, &mut findings).await,
@@ -612,7 +612,7 @@ async fn history_through_transient_faults_records_each_template_once() {
     for (i, case) in cases(Target::RevisionCreate, Times::Once, &WRITES).enumerate() {
         let image = format!("busybox:1.{}", 40 + i);
         set_image(&ns, "train", &image);
-        let run = Run::through(&ns, &case, &["history", "train"]);
+        let run = Run::through(&ns, &case, &["history", "train", "--record"]);
         run.check_ending(&case, 0, &mut findings);
         let (images, one_per_template) = recorded_images(&ns, "train").await;
         let recorded = images.iter().filter(|i| **i == image).count();
@@ -679,7 +679,7 @@ async fn rollback_through_transient_faults_rolls_back_exactly_once() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("transient-rollback").await;
     one_job_jobset(&ns, "train").await;
-    direct(&ns, &["history", "train"]);
+    direct(&ns, &["history", "train", "--record"]);
     let mut findings = Findings::default();
     let all = cases(Target::ListJobs, Times::Once, &READS)
         .chain(cases(Target::TemplatePatch, Times::Once, &WRITES))
@@ -689,7 +689,7 @@ async fn rollback_through_transient_faults_rolls_back_exactly_once() {
         let previous = image_of_jobset(&ns.jobset("train").await);
         let image = format!("busybox:1.{}", 40 + i);
         set_image(&ns, "train", &image);
-        direct(&ns, &["history", "train"]);
+        direct(&ns, &["history", "train", "--record"]);
         let before = before_failing(&ns, "train", &case).await;
         let run = Run::through(&ns, &case, &["rollback", "train", "-y"]);
         run.check_ending(&case, 0, &mut findings);

@@ -532,8 +532,8 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
     ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     wait_for_revision(&ns, "train", "busybox:v1", "0").await;
-    // The CLI looks for a recorder where none runs, so it records what it sees, at the
-    // same time as the recorder: two writers of one JobSet's history.
+    // The CLI looks for a recorder where none runs, so (given --record) it records what it
+    // sees, at the same time as the recorder: two writers of one JobSet's history.
     let env = [("KUBECTL_JOBSET_RECORDER_NAMESPACE", "kjs-no-recorder-here")];
     let mut images = vec!["busybox:v1".to_owned()];
     for round in 0..4 {
@@ -547,7 +547,7 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
         let runs: Vec<_> = (0..3)
             .map(|_| {
                 let ns = ns.name.clone();
-                std::thread::spawn(move || run_plugin(&["diff", "train"], Some(&ns), &env))
+                std::thread::spawn(move || run_plugin(&["diff", "train", "--record"], Some(&ns), &env))
             })
             .collect();
         for run in runs {
@@ -767,7 +767,7 @@ async fn history_outlives_a_deleted_jobset_for_the_retention_then_is_pruned() {
     ns.wait_for_attempt_jobs("train", 0, 1).await;
     let first = ns.jobset("train").await["metadata"]["uid"].as_str().unwrap().to_owned();
     // Recorded by a command while no recorder runs: owned, as the garbage collector needs.
-    assert_eq!(plugin(&["history", "train"]).code, 0);
+    assert_eq!(plugin(&["history", "train", "--record"]).code, 0);
     let stored = revisions(&ns, "train").await;
     assert_eq!((stored.len(), owners(&stored[0]), uid_of(&stored[0])), (1, 1, first.clone()));
 

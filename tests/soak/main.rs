@@ -308,9 +308,12 @@ fn run_op(env: &Env, op: &Op, restarts_before: &[i64]) -> Done {
             js: *js,
             ran: env.plugin(&["rollback".into(), name(*js), "-y".into()], COMMAND_BUDGET),
         },
-        Op::Diff { js } => Done::Diff { ran: env.plugin(&["diff".into(), name(*js)], COMMAND_BUDGET) },
+        // Reads record (--record), so that their history writes race the others'.
+        Op::Diff { js } => {
+            Done::Diff { ran: env.plugin(&["diff".into(), name(*js), "--record".into()], COMMAND_BUDGET) }
+        }
         Op::History { js, json } => {
-            let mut args = vec!["history".to_owned(), name(*js)];
+            let mut args = vec!["history".to_owned(), name(*js), "--record".to_owned()];
             if *json {
                 args.extend(["-o".to_owned(), "json".to_owned()]);
             }
@@ -795,7 +798,7 @@ async fn seeded_campaign_keeps_the_invariants() {
     }
     for (js, name) in JOBSETS.iter().enumerate() {
         ns.wait_for_attempt_jobs(name, 0, tracked[js].expected_jobs).await;
-        let out = ns.plugin(&["history", name]);
+        let out = ns.plugin(&["history", name, "--record"]);
         assert_eq!(out.code, 0, "{out:?}");
     }
     let mut strategies = strategy::StrategySoak::start(&ns, seed).await;

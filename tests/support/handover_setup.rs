@@ -32,15 +32,15 @@ pub fn set_images(ns: &TestNs, image: &str) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// The JobSet described above; returns when attempt 1 is settled and template updates
-/// are refused in the namespace.
+/// The JobSet described above, with each template recorded (`history --record`); returns
+/// when attempt 1 is settled and template updates are refused in the namespace.
 pub async fn prepare(ns: &TestNs, more_images: &[&str]) {
     ns.create(&jobset_yaml(NAME, &[("workers", 2, "busybox:1.36"), ("driver", 1, "busybox:1.36")], SPEC));
     ns.settle(NAME, 0, JOBS).await;
-    assert_eq!(ns.plugin(&["history", NAME]).code, 0);
+    assert_eq!(ns.plugin(&["history", NAME, "--record"]).code, 0);
     for image in std::iter::once(&"busybox:1.37").chain(more_images) {
         set_images(ns, image);
-        assert_eq!(ns.plugin(&["history", NAME]).code, 0);
+        assert_eq!(ns.plugin(&["history", NAME, "--record"]).code, 0);
     }
     // A failure restarts it (counted towards maxRestarts): attempt 1 runs the new image.
     ns.fail_job(&format!("{NAME}-driver-0")).await;

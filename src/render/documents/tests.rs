@@ -106,6 +106,7 @@ fn revision(templates: bool) -> RevisionDocument {
         change_cause: Some("rollback to revision 1".into()),
         recorded_at: None,
         source: "spec".into(),
+        unrecorded: false,
         images: vec![ReplicatedJobImages { replicated_job: "workers".into(), images: vec!["app:v1".into()] }],
         replicated_jobs: templates.then(|| {
             vec![ReplicatedJobTemplate {

@@ -28,7 +28,7 @@ pub fn run_plugin(args: &[&str], namespace: Option<&str>, env: &[(&str, &str)]) 
     if let Some(ns) = namespace {
         cmd.args(["-n", ns]);
     }
-    cmd.env_remove("KUBECONFIG").env("NO_COLOR", "1");
+    cmd.env_remove("KUBECONFIG").env_remove("KUBECTL_JOBSET_RECORD").env("NO_COLOR", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
