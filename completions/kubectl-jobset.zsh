@@ -614,6 +614,274 @@ server\:"Send the patch with dryRun=All, so admission runs; store nothing"))' \
     ;;
 esac
 ;;
+(rollout)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+":: :_kubectl-jobset__subcmd__rollout_commands" \
+"*::: :->rollout" \
+&& ret=0
+
+    case $state in
+    (rollout)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-rollout-command-$line[1]:"
+        case $line[1] in
+            (start)
+_arguments "${_arguments_options[@]}" : \
+'-l+[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'--selector=[Select JobSets by label, e.g. \`team=ml\`]:SELECTOR:_default' \
+'*--image=[An image to set, \`\[REPLICATEDJOB/\]CONTAINER=IMAGE\` (as \`set image\`); repeatable]:CONTAINER=IMAGE:_default' \
+'*-e+[A variable to set or remove, \`KEY=VALUE\` or \`KEY-\` (as \`set env\`); repeatable]:KEY=VALUE:_default' \
+'*--env=[A variable to set or remove, \`KEY=VALUE\` or \`KEY-\` (as \`set env\`); repeatable]:KEY=VALUE:_default' \
+'-c+[The containers --env changes\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'--containers=[The containers --env changes\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'--canary=[Canaries\: how many (running JobSets first), or which (comma-separated names)]:N|NAMES:_default' \
+'--canary-restart=[How the canaries take the change\: restarted now, or at their natural restart]:WHEN:(now natural)' \
+'--gate=[The health gate after each batch\: \`ready=DURATION\` (every Job of the new attempt ready, no failure, for that long) or \`succeeded\` (the new attempt completes)]:GATE:_default' \
+'--batch-size=[JobSets per batch after the canaries\: a number, or a percentage (\`25%\`)]:N|P%:_default' \
+'--restart=[How batches take the change\: restarted now, or left to their next restart (\`strategy\`\: their update strategy, or a natural restart)]:WHEN:(now strategy)' \
+'--max-restarting=[At most this many JobSets restarting (restarted, not ready yet) at once]:N:_default' \
+'--reason=[Why\: recorded as each JobSet'\''s change cause (default\: the rollout and its change)]:TEXT:_default' \
+'--timeout=[How long to drive before leaving it (it goes on with \`resume\`); 0\: until done]:DURATION:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-A[Select JobSets in every namespace (with -l)]' \
+'--all-namespaces[Select JobSets in every namespace (with -l)]' \
+'--detach[Only write the journal; leave the driving to a later \`rollout resume\`]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help (see more with '\''--help'\'')]' \
+'--help[Print help (see more with '\''--help'\'')]' \
+'-V[Print version]' \
+'--version[Print version]' \
+'*::args -- The rollout'\''s name, then the JobSets (`NAME` or `jobset/NAME`), unless -l selects them:_default' \
+&& ret=0
+;;
+(status)
+_arguments "${_arguments_options[@]}" : \
+'-o+[The rollout as one object (spec and status)]:OUTPUT:(json yaml)' \
+'--output=[The rollout as one object (spec and status)]:OUTPUT:(json yaml)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'-w[Print again as it moves, until it completes or is aborted]' \
+'--watch[Print again as it moves, until it completes or is aborted]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The rollout'\''s name:_default' \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+'-o+[]:OUTPUT:(json yaml)' \
+'--output=[]:OUTPUT:(json yaml)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(ls)
+_arguments "${_arguments_options[@]}" : \
+'-o+[]:OUTPUT:(json yaml)' \
+'--output=[]:OUTPUT:(json yaml)' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+&& ret=0
+;;
+(pause)
+_arguments "${_arguments_options[@]}" : \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The rollout'\''s name:_default' \
+&& ret=0
+;;
+(resume)
+_arguments "${_arguments_options[@]}" : \
+'--timeout=[How long to drive before leaving it (it goes on with the next \`resume\`); 0\: until done]:DURATION:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--detach[Only write the journal; leave the driving to a later \`rollout resume\`]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The rollout'\''s name:_default' \
+&& ret=0
+;;
+(abort)
+_arguments "${_arguments_options[@]}" : \
+'--timeout=[How long to drive before leaving it (it goes on with the next \`resume\`); 0\: until done]:DURATION:_default' \
+'--kubeconfig=[Path to the kubeconfig file (default\: \$KUBECONFIG, then ~/.kube/config)]:PATH:_files' \
+'--context=[The kubeconfig context to use]:NAME:_default' \
+'--cluster=[The kubeconfig cluster to use]:NAME:_default' \
+'--user=[The kubeconfig user to use]:NAME:_default' \
+'-s+[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--server=[The API server'\''s address, overriding the kubeconfig'\''s (e.g. https\://10.0.0.1\:6443)]:URL:_default' \
+'--token=[A bearer token to authenticate with, instead of the kubeconfig user'\''s credentials]:TOKEN:_default' \
+'--tls-server-name=[Server name to verify the API server'\''s certificate against]:NAME:_default' \
+'-n+[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--namespace=[Namespace to work in (default\: the context'\''s namespace). Given twice, the last wins, as in kubectl]:NAMESPACE:_default' \
+'--as=[Username to impersonate for the operation]:USER:_default' \
+'*--as-group=[Group to impersonate for the operation (repeat for several)]:GROUP:_default' \
+'--as-uid=[UID to impersonate for the operation]:UID:_default' \
+'--request-timeout=[How long to wait for a single API request (e.g. 5s, 1m, 500ms; 0 = no limit)]:DURATION:_default' \
+'--history-limit=[Revisions to keep per JobSet when history is recorded (by restart, rollback, set image and the recorder, and by diff, history and status given --record); the spec'\''s and the running one are always kept]:N:_default' \
+'-v+[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--v=[Log verbosity, as kubectl'\''s -v\: 6 logs every API request (method, URL, status, latency) to stderr; 8 adds request headers, with credentials redacted]:LEVEL:_default' \
+'--detach[Only write the journal; leave the driving to a later \`rollout resume\`]' \
+'--restart[Also restart the rolled-back JobSets the rollout had restarted, so they run their old template again now]' \
+'-y[Do not ask for confirmation]' \
+'--yes[Do not ask for confirmation]' \
+'--insecure-skip-tls-verify[Skip verification of the API server'\''s certificate (insecure)]' \
+'--no-color[Do not colour output (also\: the NO_COLOR environment variable)]' \
+'-h[Print help]' \
+'--help[Print help]' \
+'-V[Print version]' \
+'--version[Print version]' \
+':name -- The rollout'\''s name:_default' \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (status)
 _arguments "${_arguments_options[@]}" : \
 '-w+[Watch until done (\`--watch=false\`\: look once and say where it stands)]::BOOL:(true false)' \
@@ -974,6 +1242,46 @@ _arguments "${_arguments_options[@]}" : \
     ;;
 esac
 ;;
+(rollout)
+_arguments "${_arguments_options[@]}" : \
+":: :_kubectl-jobset__subcmd__help__subcmd__rollout_commands" \
+"*::: :->rollout" \
+&& ret=0
+
+    case $state in
+    (rollout)
+        words=($line[1] "${words[@]}")
+        (( CURRENT += 1 ))
+        curcontext="${curcontext%:*:*}:kubectl-jobset-help-rollout-command-$line[1]:"
+        case $line[1] in
+            (start)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(status)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(list)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(pause)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(resume)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+(abort)
+_arguments "${_arguments_options[@]}" : \
+&& ret=0
+;;
+        esac
+    ;;
+esac
+;;
 (status)
 _arguments "${_arguments_options[@]}" : \
 && ret=0
@@ -1035,6 +1343,7 @@ _kubectl-jobset_commands() {
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'undo:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
+'rollout:Roll one template change out over a fleet of JobSets in steps\: canaries first, then batches, each behind a health gate; with status, pause, resume and abort' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
 'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
@@ -1077,6 +1386,7 @@ _kubectl-jobset__subcmd__help_commands() {
 'history:Show a JobSet'\''s template revisions, and which restart attempts ran each' \
 'rollback:Put an earlier revision'\''s templates back into the JobSet spec' \
 'set:Change JobSet templates in place, as \`kubectl set\` does (\`set image\`)' \
+'rollout:Roll one template change out over a fleet of JobSets in steps\: canaries first, then batches, each behind a health gate; with status, pause, resume and abort' \
 'status:Follow a JobSet'\''s current restart attempt until it runs the spec'\''s templates and is ready, like \`kubectl rollout status\`' \
 'tree:Show one JobSet as a tree\: its replicatedJobs, their Jobs (restart attempt, template revision, readiness, outdated or not) and the Jobs'\'' Pods, like \`kubectl argo rollouts get rollout\`. Reads only' \
 'suspend:Suspend JobSets (spec.suspend\: true)\: the controller suspends their Jobs, whose Pods stop, as \`kubectl rollout pause\` pauses a Deployment' \
@@ -1144,6 +1454,48 @@ _kubectl-jobset__subcmd__help__subcmd__resume_commands() {
 _kubectl-jobset__subcmd__help__subcmd__rollback_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset help rollback commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout_commands() {
+    local commands; commands=(
+'start:Start a rollout\: ROLLOUT (JOBSET... | -l SELECTOR \[-A\]) --image/--env ...' \
+'status:Show where a rollout stands\: its phase, batch, gate and every JobSet'\''s state' \
+'list:List the rollouts in the namespace' \
+'pause:Pause a rollout\: its driver stops after the step in progress' \
+'resume:Resume a paused rollout (or drive one nobody drives), in the foreground' \
+'abort:Abort a rollout\: put back the templates of every JobSet it changed (guarded\: an edit made since by someone else is kept); --restart also restarts those it restarted' \
+    )
+    _describe -t commands 'kubectl-jobset help rollout commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__abort_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__abort_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout abort commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__list_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout list commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__pause_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__pause_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout pause commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__resume_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__resume_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout resume commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__start_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__start_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout start commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__status_commands] )) ||
+_kubectl-jobset__subcmd__help__subcmd__rollout__subcmd__status_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset help rollout status commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__help__subcmd__set_commands] )) ||
 _kubectl-jobset__subcmd__help__subcmd__set_commands() {
@@ -1224,6 +1576,49 @@ _kubectl-jobset__subcmd__resume_commands() {
 _kubectl-jobset__subcmd__rollback_commands() {
     local commands; commands=()
     _describe -t commands 'kubectl-jobset rollback commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout_commands] )) ||
+_kubectl-jobset__subcmd__rollout_commands() {
+    local commands; commands=(
+'start:Start a rollout\: ROLLOUT (JOBSET... | -l SELECTOR \[-A\]) --image/--env ...' \
+'status:Show where a rollout stands\: its phase, batch, gate and every JobSet'\''s state' \
+'list:List the rollouts in the namespace' \
+'ls:List the rollouts in the namespace' \
+'pause:Pause a rollout\: its driver stops after the step in progress' \
+'resume:Resume a paused rollout (or drive one nobody drives), in the foreground' \
+'abort:Abort a rollout\: put back the templates of every JobSet it changed (guarded\: an edit made since by someone else is kept); --restart also restarts those it restarted' \
+    )
+    _describe -t commands 'kubectl-jobset rollout commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__abort_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__abort_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout abort commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__list_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__list_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout list commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__pause_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__pause_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout pause commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__resume_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__resume_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout resume commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__start_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__start_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout start commands' commands "$@"
+}
+(( $+functions[_kubectl-jobset__subcmd__rollout__subcmd__status_commands] )) ||
+_kubectl-jobset__subcmd__rollout__subcmd__status_commands() {
+    local commands; commands=()
+    _describe -t commands 'kubectl-jobset rollout status commands' commands "$@"
 }
 (( $+functions[_kubectl-jobset__subcmd__set_commands] )) ||
 _kubectl-jobset__subcmd__set_commands() {

@@ -11,6 +11,7 @@ use crate::commands::history::HistoryPlan;
 use crate::commands::list::{ListPlan, Printer};
 use crate::commands::restart::RestartPlan;
 use crate::commands::rollback::RollbackPlan;
+use crate::commands::rollout::RolloutPlan;
 use crate::commands::set::SetPlan;
 use crate::commands::status::StatusPlan;
 use crate::commands::suspend::SuspendPlan;
@@ -86,8 +87,151 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
             dry_run: args.dry_run.into(),
         }),
         Command::Recorder(args) => CommandPlan::Recorder(recorder_plan(&args, global)?),
+        Command::Rollout(args) => {
+            let yes = match &args.command {
+                cli::RolloutCommand::Start(a) => a.yes,
+                cli::RolloutCommand::Abort(a) => a.yes,
+                _ => true,
+            };
+            CommandPlan::Rollout(rollout_plan(args.command, global)?, prompt(yes))
+        }
     };
     Ok(Invocation::Command { connect: Box::new(connect_options(global)), plan: Box::new(plan) })
+}
+
+/// `rollout start|status|list|pause|resume|abort`.
+fn rollout_plan(command: cli::RolloutCommand, global: &GlobalArgs) -> Result<RolloutPlan> {
+    use crate::commands::rollout::RolloutAction;
+    use crate::plan::rollout::{BatchSize, Gate, RestartMode, RolloutSpec};
+    use cli::RolloutCommand as C;
+    let timeout = |t: std::time::Duration| (!t.is_zero()).then_some(t);
+    let (name, action, format, drive_timeout) = match command {
+        C::Status(a) => (Some(a.name), RolloutAction::Status { watch: a.watch }, a.output, None),
+        C::List(a) => (None, RolloutAction::List, a.output, None),
+        C::Pause(a) => (Some(a.name), RolloutAction::Pause, None, None),
+        C::Resume(a) => (Some(a.name), RolloutAction::Resume { detach: a.detach }, None, timeout(a.timeout)),
+        C::Abort(a) => (
+            Some(a.drive.name),
+            RolloutAction::Abort { restart: a.restart, detach: a.drive.detach },
+            None,
+            timeout(a.drive.timeout),
+        ),
+        C::Start(a) => {
+            let (name, names) = a.args.split_first().expect("clap requires one");
+            if a.all_namespaces && a.selector.is_none() {
+                return Err(Error::Usage("-A selects by label only: add -l SELECTOR".into()));
+            }
+            if names.is_empty() && a.selector.is_none() {
+                return Err(Error::Usage(
+                    "name the JobSets to roll out to after the rollout's name, or select them with -l".into(),
+                ));
+            }
+            let names = names.iter().map(|n| crate::select::parse_name(n)).collect::<Result<Vec<_>>>()?;
+            let (canary, canary_names) = match a.canary.parse::<usize>() {
+                Ok(n) => (n, Vec::new()),
+                Err(_) => {
+                    (0, a.canary.split(',').map(|n| n.trim().to_owned()).filter(|n| !n.is_empty()).collect())
+                }
+            };
+            let gate = match a.gate.split_once('=') {
+                None if a.gate == "succeeded" => Gate::Succeeded,
+                None if a.gate == "ready" => Gate::Ready { seconds: 0 },
+                Some(("ready", duration)) => Gate::Ready {
+                    seconds: cli::parse_duration(duration)
+                        .map_err(|e| Error::Usage(format!("invalid --gate {:?}: {e}", a.gate)))?
+                        .as_secs(),
+                },
+                _ => {
+                    return Err(Error::Usage(format!(
+                        "invalid --gate {:?}: ready=DURATION (e.g. ready=10m) or succeeded",
+                        a.gate
+                    )));
+                }
+            };
+            let bad_batch = || {
+                Error::Usage(format!(
+                    "invalid --batch-size {:?}: a number (3) or a percentage (25%)",
+                    a.batch_size
+                ))
+            };
+            let batch_size = match a.batch_size.strip_suffix('%') {
+                Some(p) => BatchSize::Percent(
+                    p.parse().ok().filter(|p| (1..=100).contains(p)).ok_or_else(bad_batch)?,
+                ),
+                None => BatchSize::Count(a.batch_size.parse().ok().filter(|n| *n > 0).ok_or_else(bad_batch)?),
+            };
+            if a.max_restarting == 0 {
+                return Err(Error::Usage("--max-restarting must be at least 1".into()));
+            }
+            let change: Vec<String> = a
+                .image
+                .iter()
+                .map(|i| format!("--image {i}"))
+                .chain(a.env.iter().map(|e| format!("--env {e}")))
+                .collect();
+            let spec = RolloutSpec {
+                images: a.image.clone(),
+                env: a.env.clone(),
+                env_containers: a.containers.clone(),
+                namespace: if a.all_namespaces {
+                    None
+                } else {
+                    Some(global.namespace.clone().unwrap_or_default())
+                },
+                selector: a.selector.clone(),
+                names,
+                canary,
+                canary_names,
+                canary_restart: match a.canary_restart {
+                    cli::RolloutRestart::Now => RestartMode::Now,
+                    cli::RolloutRestart::Natural => RestartMode::Natural,
+                },
+                gate,
+                batch_size,
+                restart: match a.restart {
+                    cli::RolloutBatchRestart::Now => RestartMode::Now,
+                    cli::RolloutBatchRestart::Strategy => RestartMode::Natural,
+                },
+                max_restarting: a.max_restarting,
+                cause: a.reason.clone().unwrap_or_else(|| format!("rollout {name}: {}", change.join(" "))),
+            };
+            crate::plan::rollout::settings(&spec).map_err(Error::Usage)?;
+            check_rollout_name(name)?;
+            let action = RolloutAction::Start { spec: Box::new(spec), detach: a.detach };
+            (Some(name.clone()), action, None, timeout(a.timeout))
+        }
+    };
+    if let Some(name) = &name {
+        check_rollout_name(name)?;
+    }
+    Ok(RolloutPlan {
+        name,
+        namespace: global.namespace.clone().unwrap_or_default(),
+        action,
+        format: format.map(|f| match f {
+            cli::VersionOutput::Json => Format::Json,
+            cli::VersionOutput::Yaml => Format::Yaml,
+        }),
+        requested_by: requested_by(global),
+        timeout: drive_timeout,
+        history_limit: global.history_limit,
+    })
+}
+
+/// A rollout's name becomes a label value and part of a ConfigMap's name.
+fn check_rollout_name(name: &str) -> Result<()> {
+    let valid = !name.is_empty()
+        && name.len() <= 40
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.starts_with('-')
+        && !name.ends_with('-');
+    if valid {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "invalid rollout name {name:?}: lower-case letters, digits and '-', at most 40 characters"
+        )))
+    }
 }
 
 /// `suspend`/`resume NAME...` (or `-l`, with `-A`): never every JobSet by default.

@@ -130,6 +130,82 @@ Exit codes:
   1  error
   2  usage error";
 
+const ROLLOUT_START_HELP: &str = "\
+Examples:
+  # One canary restarted now, gated 10 minutes, then batches of 25% of team ml's JobSets
+  kubectl jobset rollout start fix-nccl -l team=ml --image trainer=registry/train:v2 --canary 1 --gate ready=10m
+
+  # Named canaries, batches of 3, an env change as well, at most 2 JobSets restarting at once
+  kubectl jobset rollout start lr -l team=ml --env LR=0.01 --canary train-a,train-b --batch-size 3 --max-restarting 2
+
+  # Write the rollout and let a later `rollout resume` (or another terminal) drive it
+  kubectl jobset rollout start v3 -A -l app=llm --image '*=registry/llm:v3' --canary 2 --detach -y
+
+Exit codes:
+  0  the rollout completed (or was paused)
+  1  error, or a gate failed
+  2  usage error";
+
+const ROLLOUT_STATUS_HELP: &str = "\
+Examples:
+  # Where rollout fix-nccl stands
+  kubectl jobset rollout status fix-nccl
+
+  # Follow it until it completes, or as JSON
+  kubectl jobset rollout status fix-nccl -w
+  kubectl jobset rollout status fix-nccl -o json
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const ROLLOUT_LIST_HELP: &str = "\
+Examples:
+  # The rollouts of this namespace
+  kubectl jobset rollout list
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const ROLLOUT_PAUSE_HELP: &str = "\
+Examples:
+  # Hold rollout fix-nccl after the step in progress
+  kubectl jobset rollout pause fix-nccl
+
+Exit codes:
+  0  success
+  1  error
+  2  usage error";
+
+const ROLLOUT_RESUME_HELP: &str = "\
+Examples:
+  # Go on with a paused rollout, here
+  kubectl jobset rollout resume fix-nccl
+
+  # Mark it resumed and let another driver go on with it
+  kubectl jobset rollout resume fix-nccl --detach
+
+Exit codes:
+  0  the rollout completed
+  1  error, or a gate failed
+  2  usage error";
+
+const ROLLOUT_ABORT_HELP: &str = "\
+Examples:
+  # Put back the templates of every JobSet rollout fix-nccl changed
+  kubectl jobset rollout abort fix-nccl
+
+  # ...and restart those it had restarted, so they run the old template now
+  kubectl jobset rollout abort fix-nccl --restart -y
+
+Exit codes:
+  0  aborted
+  1  error
+  2  usage error";
+
 const SET_RESOURCES_HELP: &str = "\
 Examples:
   # Limits and requests for the trainer containers of train
@@ -307,6 +383,18 @@ pub enum Command {
     /// Change JobSet templates in place, as `kubectl set` does (`set image`).
     #[command(subcommand_required = true, arg_required_else_help = true, disable_help_subcommand = true)]
     Set(SetArgs),
+
+    /// Roll one template change out over a fleet of JobSets in steps: canaries first, then
+    /// batches, each behind a health gate; with status, pause, resume and abort.
+    ///
+    /// The rollout is a journal in a ConfigMap (kubectl-jobset-rollout-NAME) in the
+    /// namespace the command runs in, so it outlives the command: `start`, `resume` and
+    /// `abort` drive it in the foreground until it completes, fails a gate or is paused
+    /// (--detach only writes the journal; `resume` drives it later). JobSets outside the
+    /// batch in progress keep their template, so no natural restart elsewhere picks up a
+    /// template that has not passed its gate.
+    #[command(subcommand_required = true, arg_required_else_help = true, disable_help_subcommand = true)]
+    Rollout(RolloutArgs),
 
     /// Follow a JobSet's current restart attempt until it runs the spec's templates and
     /// is ready, like `kubectl rollout status`.
@@ -884,6 +972,182 @@ pub enum SetCommand {
     /// restarts the JobSet once per template change. The recorder enforces the last two.
     #[command(name = "update-strategy", after_help = EXIT_CODES)]
     UpdateStrategy(SetUpdateStrategyArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutArgs {
+    #[command(subcommand)]
+    pub command: RolloutCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RolloutCommand {
+    /// Start a rollout: ROLLOUT (JOBSET... | -l SELECTOR [-A]) --image/--env ...
+    ///
+    /// Applies the change to the canaries and restarts them (--canary-restart=natural:
+    /// waits for their natural restart), holds until the gate passes (--gate ready=DURATION:
+    /// every Job of the new attempt ready, with no failure, for that long; succeeded: the
+    /// attempt completes), then takes the next batch (--batch-size) the same way.
+    /// Queued (suspended) JobSets go first among the batches: their restart is free.
+    /// JobSets whose update strategy is Never, finished, managed by another controller
+    /// or mid-restart are skipped and said. A failed gate stops the rollout.
+    #[command(after_help = ROLLOUT_START_HELP)]
+    Start(RolloutStartArgs),
+    /// Show where a rollout stands: its phase, batch, gate and every JobSet's state.
+    #[command(after_help = ROLLOUT_STATUS_HELP)]
+    Status(RolloutStatusArgs),
+    /// List the rollouts in the namespace.
+    #[command(visible_alias = "ls", after_help = ROLLOUT_LIST_HELP)]
+    List(RolloutListArgs),
+    /// Pause a rollout: its driver stops after the step in progress.
+    #[command(after_help = ROLLOUT_PAUSE_HELP)]
+    Pause(RolloutNameArgs),
+    /// Resume a paused rollout (or drive one nobody drives), in the foreground.
+    #[command(after_help = ROLLOUT_RESUME_HELP)]
+    Resume(RolloutDriveArgs),
+    /// Abort a rollout: put back the templates of every JobSet it changed (guarded: an
+    /// edit made since by someone else is kept); --restart also restarts those it restarted.
+    #[command(after_help = ROLLOUT_ABORT_HELP)]
+    Abort(RolloutAbortArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutNameArgs {
+    /// The rollout's name.
+    #[arg(value_name = "ROLLOUT")]
+    pub name: String,
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutDriveArgs {
+    /// The rollout's name.
+    #[arg(value_name = "ROLLOUT")]
+    pub name: String,
+
+    /// Only write the journal; leave the driving to a later `rollout resume`.
+    #[arg(long)]
+    pub detach: bool,
+
+    /// How long to drive before leaving it (it goes on with the next `resume`); 0: until done.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutAbortArgs {
+    #[command(flatten)]
+    pub drive: RolloutDriveArgs,
+
+    /// Also restart the rolled-back JobSets the rollout had restarted, so they run their
+    /// old template again now.
+    #[arg(long)]
+    pub restart: bool,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutStatusArgs {
+    /// The rollout's name.
+    #[arg(value_name = "ROLLOUT")]
+    pub name: String,
+
+    /// Print again as it moves, until it completes or is aborted.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+
+    /// The rollout as one object (spec and status).
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<VersionOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutListArgs {
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<VersionOutput>,
+}
+
+#[derive(Debug, Args)]
+pub struct RolloutStartArgs {
+    /// The rollout's name, then the JobSets (`NAME` or `jobset/NAME`), unless -l selects them.
+    #[arg(value_name = "ROLLOUT|JOBSET", required = true)]
+    pub args: Vec<String>,
+
+    /// Select JobSets in every namespace (with -l).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+
+    /// Select JobSets by label, e.g. `team=ml`.
+    #[arg(short = 'l', long, value_name = "SELECTOR")]
+    pub selector: Option<String>,
+
+    /// An image to set, `[REPLICATEDJOB/]CONTAINER=IMAGE` (as `set image`); repeatable.
+    #[arg(long, value_name = "CONTAINER=IMAGE")]
+    pub image: Vec<String>,
+
+    /// A variable to set or remove, `KEY=VALUE` or `KEY-` (as `set env`); repeatable.
+    #[arg(short = 'e', long, value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+
+    /// The containers --env changes: `[REPLICATEDJOB/]CONTAINER` (`*` for all, the default).
+    #[arg(short = 'c', long = "containers", value_name = "CONTAINER", default_value = "*")]
+    pub containers: String,
+
+    /// Canaries: how many (running JobSets first), or which (comma-separated names).
+    #[arg(long, value_name = "N|NAMES", default_value = "0")]
+    pub canary: String,
+
+    /// How the canaries take the change: restarted now, or at their natural restart.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "now")]
+    pub canary_restart: RolloutRestart,
+
+    /// The health gate after each batch: `ready=DURATION` (every Job of the new attempt
+    /// ready, no failure, for that long) or `succeeded` (the new attempt completes).
+    #[arg(long, value_name = "GATE", default_value = "ready=1m")]
+    pub gate: String,
+
+    /// JobSets per batch after the canaries: a number, or a percentage (`25%`).
+    #[arg(long, value_name = "N|P%", default_value = "25%")]
+    pub batch_size: String,
+
+    /// How batches take the change: restarted now, or left to their next restart
+    /// (`strategy`: their update strategy, or a natural restart).
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "now")]
+    pub restart: RolloutBatchRestart,
+
+    /// At most this many JobSets restarting (restarted, not ready yet) at once.
+    #[arg(long, value_name = "N", default_value = "4")]
+    pub max_restarting: usize,
+
+    /// Why: recorded as each JobSet's change cause (default: the rollout and its change).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+
+    /// Only write the journal; leave the driving to a later `rollout resume`.
+    #[arg(long)]
+    pub detach: bool,
+
+    /// How long to drive before leaving it (it goes on with `resume`); 0: until done.
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration, default_value = "0s")]
+    pub timeout: Duration,
+
+    /// Do not ask for confirmation.
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RolloutRestart {
+    Now,
+    Natural,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RolloutBatchRestart {
+    Now,
+    Strategy,
 }
 
 #[derive(Debug, Args)]

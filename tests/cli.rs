@@ -282,7 +282,7 @@ fn krew_manifest_is_complete() {
 fn every_command_has_examples_that_parse() {
     let dir = tempfile::tempdir().unwrap();
     let config = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
-    let commands: [&[&str]; 13] = [
+    let commands: [&[&str]; 21] = [
         &["tree"],
         &["version"],
         &["suspend"],
@@ -293,6 +293,14 @@ fn every_command_has_examples_that_parse() {
         &["history"],
         &["rollback"],
         &["set", "image"],
+        &["set", "env"],
+        &["set", "resources"],
+        &["rollout", "start"],
+        &["rollout", "status"],
+        &["rollout", "list"],
+        &["rollout", "pause"],
+        &["rollout", "resume"],
+        &["rollout", "abort"],
         &["status"],
         &["recorder"],
         &["completion"],

@@ -45,6 +45,14 @@ impl Cluster {
         api.get_opt(name).await.map_err(|e| self.errors.classify(op, e))
     }
 
+    /// The ConfigMaps in `namespace` that carry the label `label` (any value).
+    pub async fn list_configmaps(&self, namespace: &str, label: &str) -> Result<Vec<ConfigMap>> {
+        let op = Op::new("list", CONFIGMAPS_RESOURCE, Some(namespace));
+        let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), namespace);
+        let params = kube::api::ListParams::default().labels(label);
+        api.list(&params).await.map(|l| l.items).map_err(|e| self.errors.classify(op, e))
+    }
+
     /// Creates a ConfigMap; fails (409 AlreadyExists, a Conflict) when the name is taken.
     pub async fn create_configmap(&self, namespace: &str, configmap: &ConfigMap) -> Result<ConfigMap> {
         let op = Op::new("create", CONFIGMAPS_RESOURCE, Some(namespace));

@@ -9,6 +9,7 @@ pub mod history;
 pub mod list;
 pub mod restart;
 pub mod rollback;
+pub mod rollout;
 pub mod set;
 pub mod set_update_strategy;
 pub mod status;
@@ -54,6 +55,7 @@ pub enum CommandPlan {
     Restart(restart::RestartPlan, Prompt),
     History(history::HistoryPlan),
     Rollback(rollback::RollbackPlan, Prompt),
+    Rollout(rollout::RolloutPlan, Prompt),
     Set(set::SetPlan, Prompt),
     SetUpdateStrategy(set_update_strategy::SetUpdateStrategyPlan),
     Status(status::StatusPlan),
@@ -66,6 +68,9 @@ pub enum CommandPlan {
 impl CommandPlan {
     /// Fills in the kubeconfig context's namespace where `-n` was not given.
     pub fn in_default_namespace(mut self, namespace: &str) -> Self {
+        if let CommandPlan::Rollout(plan, prompt) = self {
+            return CommandPlan::Rollout(plan.in_default_namespace(namespace), prompt);
+        }
         let selection = match &mut self {
             CommandPlan::List(p) => &mut p.selection,
             CommandPlan::Diff(p) => &mut p.selection,
@@ -78,6 +83,7 @@ impl CommandPlan {
             CommandPlan::Suspend(p, _) => &mut p.selection,
             CommandPlan::Tree(p) => &mut p.selection,
             CommandPlan::Admission(_) => return self,
+            CommandPlan::Rollout(..) => unreachable!("handled above"),
             CommandPlan::Recorder(p) => {
                 if p.namespace.as_deref() == Some("") {
                     p.namespace = Some(namespace.to_owned());
@@ -117,6 +123,9 @@ impl CommandPlan {
             }
             CommandPlan::Recorder(plan) => crate::recorder::run(cluster, plan, err).await,
             CommandPlan::Admission(plan) => admission::run(cluster, plan, out).await,
+            CommandPlan::Rollout(plan, prompt) => {
+                rollout::run(cluster, plan, out, err, prompt.confirm(&mut ask)).await
+            }
         }
     }
 }

@@ -9,7 +9,8 @@
 //! (both already dropped by the diff engine's normalisation, which a rebuilt template
 //! goes through), `spec.suspend` (dropped there too), the pod `subdomain` when
 //! `network.enableDNSHostnames` is on, and a PVC volume per `volumeClaimPolicies`
-//! template a container mounts. The last two are removed here.
+//! template a container mounts. The last two are removed here, and so are the
+//! exclusive-placement annotations when they come from the JobSet's own annotations.
 
 use serde_json::Value;
 
@@ -21,8 +22,20 @@ use crate::model::jobset::JobSet;
 pub const CLEANED_ANNOTATION: &str = "kubectl-jobset.io/cleaned";
 pub const SOURCE: &str = "running-jobs";
 
-/// A rebuilt Job template without the subdomain and volumes the controller adds.
+/// A rebuilt Job template without the subdomain and volumes the controller adds, nor
+/// the exclusive-placement annotations it copies from the JobSet's own (in the template
+/// they would pin today's value, and a later change of the JobSet's would never show).
 pub fn clean(jobset: &JobSet, mut template: Value) -> Value {
+    use crate::diff::expected::{EXCLUSIVE_KEY, NODE_SELECTOR_STRATEGY_KEY};
+    if !jobset.raw["metadata"]["annotations"][EXCLUSIVE_KEY].is_null() {
+        for path in ["/metadata/annotations", "/spec/template/metadata/annotations"] {
+            if let Some(Value::Object(annotations)) = template.pointer_mut(path) {
+                annotations.remove(EXCLUSIVE_KEY);
+                annotations.remove(NODE_SELECTOR_STRATEGY_KEY);
+            }
+        }
+        crate::diff::normalize::prune_empty(&mut template);
+    }
     let Some(pod) = template.pointer_mut("/spec/template/spec").and_then(Value::as_object_mut) else {
         return template;
     };

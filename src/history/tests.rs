@@ -386,6 +386,29 @@ fn cleaning_removes_the_subdomain_and_claim_volumes_the_controller_adds() {
     assert_eq!(rebuilt::clean(&js, own_subdomain.clone()), own_subdomain, "not the controller's: kept");
 }
 
+/// Exclusive placement set on the JobSet: the controller copies its annotation into every
+/// Job; a rebuilt template must not pin it (a later change of the JobSet's would be
+/// hidden by a rollback to it). Set in the template, it is the template's own: kept.
+#[test]
+fn cleaning_removes_the_exclusive_placement_the_jobset_s_own_annotation_put_in() {
+    let key = crate::diff::expected::EXCLUSIVE_KEY;
+    let strategy = crate::diff::expected::NODE_SELECTOR_STRATEGY_KEY;
+    let with_annotations = |annotations: Value| {
+        JobSet::from_raw(
+            json!({"metadata": {"name": "js", "namespace": "ml", "uid": "u1", "annotations": annotations},
+            "spec": {"replicatedJobs": []}}),
+        )
+        .unwrap()
+    };
+    let live = json!({"metadata": {"annotations": {key: "rack", strategy: "true", "team": "a"}},
+        "spec": {"template": {"metadata": {"annotations": {key: "rack"}}, "spec": {"containers": [{"name": "c"}]}}}});
+    assert_eq!(
+        rebuilt::clean(&with_annotations(json!({key: "zone"})), live.clone()),
+        json!({"metadata": {"annotations": {"team": "a"}}, "spec": {"template": {"spec": {"containers": [{"name": "c"}]}}}})
+    );
+    assert_eq!(rebuilt::clean(&with_annotations(json!({})), live.clone()), live, "the template's own: kept");
+}
+
 #[test]
 fn commands_write_owned_revisions_and_the_recorder_ownerless_ones_both_labelled_with_the_uid() {
     let js = jobset("app:v1", 0);

@@ -7,6 +7,7 @@ pub mod handover;
 pub mod lost_write;
 pub mod restart;
 pub mod rollback;
+pub mod rollout;
 pub mod rollout_status;
 pub mod set;
 pub mod set_env;

@@ -12,6 +12,7 @@ mod diff;
 mod errors;
 mod features;
 mod fleet;
+mod fleet_rollout;
 mod handover;
 #[path = "../support/handover_setup.rs"]
 mod handover_setup;

@@ -1,0 +1,275 @@
+use std::collections::HashMap;
+
+use serde_json::json;
+
+use super::*;
+use crate::testing;
+
+fn spec(canary: usize, batch: usize) -> RolloutSpec {
+    RolloutSpec {
+        images: vec!["main=app:v2".into()],
+        env: vec![],
+        env_containers: "*".into(),
+        namespace: Some("ml".into()),
+        selector: Some("team=a".into()),
+        names: vec![],
+        canary,
+        canary_names: vec![],
+        canary_restart: RestartMode::Now,
+        gate: Gate::Ready { seconds: 60 },
+        batch_size: BatchSize::Count(batch),
+        restart: RestartMode::Now,
+        max_restarting: 2,
+        cause: "rollout r: set image main=app:v2".into(),
+    }
+}
+
+fn js(name: &str, image: &str, attempt: i32) -> JobSet {
+    testing::jobset(name)
+        .namespace("ml")
+        .uid(&format!("uid-{name}"))
+        .replicated_job("w", 1, testing::pod_template(image))
+        .restarts(attempt)
+        .build()
+}
+
+fn ready_job(jobset: &str, attempt: i32) -> ChildJob {
+    testing::job(&format!("{jobset}-w-0"))
+        .attempt(attempt)
+        .replicated_job("w")
+        .index(0)
+        .status(json!({"ready": 1}))
+        .build()
+}
+
+fn state_of(spec: &RolloutSpec, jobsets: &[&JobSet]) -> RolloutState {
+    let (members, batches) = assign_batches(spec, jobsets);
+    RolloutState {
+        phase: Phase::Progressing,
+        message: String::new(),
+        batch: 0,
+        batches,
+        healthy_since: None,
+        restart_on_abort: false,
+        members,
+    }
+}
+
+struct World {
+    jobsets: Vec<JobSet>,
+    jobs: HashMap<String, Vec<ChildJob>>,
+}
+
+impl World {
+    fn seen(&self) -> HashMap<&str, Seen<'_>> {
+        self.jobsets
+            .iter()
+            .map(|js| {
+                (
+                    js.uid(),
+                    Seen { jobset: js, jobs: self.jobs.get(js.name()).map(Vec::as_slice).unwrap_or(&[]) },
+                )
+            })
+            .collect()
+    }
+
+    fn next(&self, spec: &RolloutSpec, state: &RolloutState, elapsed: u64) -> Step {
+        let settings = settings(spec).unwrap();
+        next(spec, &settings, state, &self.seen(), "2026-12-02T10:00:00Z", &|_| elapsed)
+    }
+}
+
+#[test]
+fn canaries_come_first_then_queued_jobsets_then_the_rest_in_batches() {
+    let (a, b, c, d, e) = (
+        js("a", "app:v1", 0),
+        js("b", "app:v1", 0),
+        js("c", "app:v1", 0),
+        js("d", "app:v1", 0),
+        js("e", "app:v1", 0),
+    );
+    let mut queued = js("q", "app:v1", 0);
+    queued.raw["spec"]["suspend"] = json!(true);
+    let queued = JobSet::from_raw(queued.raw.clone()).unwrap();
+    let (members, batches) = assign_batches(&spec(1, 2), &[&e, &d, &queued, &c, &b, &a]);
+    let order: Vec<(&str, usize)> = members.iter().map(|m| (m.name.as_str(), m.batch)).collect();
+    assert_eq!(order, [("a", 0), ("q", 1), ("b", 1), ("c", 2), ("d", 2), ("e", 3)]);
+    assert_eq!(batches, 4);
+    // Named canaries; a percentage for the batches; no canaries: batch 0 is the first batch.
+    let mut named = spec(0, 1);
+    named.canary_names = vec!["d".into()];
+    named.batch_size = BatchSize::Percent(50);
+    let (members, batches) = assign_batches(&named, &[&a, &b, &c, &d]);
+    let order: Vec<(&str, usize)> = members.iter().map(|m| (m.name.as_str(), m.batch)).collect();
+    assert_eq!((order, batches), (vec![("d", 0), ("a", 1), ("b", 1), ("c", 2)], 3));
+    let (members, batches) = assign_batches(&spec(0, 2), &[&a, &b, &c]);
+    assert_eq!((members[0].batch, members[2].batch, batches), (0, 1, 2));
+}
+
+/// The whole path of one canary: intent with the old templates, the patch, the restart
+/// intent, the gate's timer, and only then the next batch, which the canary's failure
+/// would have stopped.
+#[test]
+fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
+    let spec = spec(1, 5);
+    let mut world = World { jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let state = state_of(&spec, &refs);
+
+    // 1. The canary's intent: its templates before and after, then the patch.
+    let step = world.next(&spec, &state, 0);
+    let Step::Act { state, index: 0, action: Action::Patch { from, to, cause } } = step else {
+        panic!("the canary is changed first: {step:?}")
+    };
+    assert_eq!(state.members[0].state, MemberState::Changing);
+    assert_eq!(from, templates_of(&world.jobsets[0]));
+    assert_eq!(to, templates_of(&js("a", "app:v2", 0)));
+    assert!(cause.contains("rollout r"));
+    assert_eq!(state.members[1].state, MemberState::Pending, "the other batch is not touched");
+    // Until the spec has it, the same patch again (a driver killed after the intent).
+    assert!(matches!(world.next(&spec, &state, 0), Step::Act { index: 0, action: Action::Patch { .. }, .. }));
+
+    // 2. The patch landed: Changed, then the restart intent from attempt 0.
+    world.jobsets[0] = js("a", "app:v2", 0);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.members[0].state, MemberState::Changed);
+    let Step::Act { state, index: 0, action: Action::Restart { from: 0 } } = world.next(&spec, &state, 0)
+    else {
+        panic!("then restarted")
+    };
+    assert_eq!(state.members[0].state, MemberState::Restarting { from: 0 });
+    // Not landed yet: the same guarded restart (never a second one: it tests attempt 0).
+    assert!(matches!(world.next(&spec, &state, 0), Step::Act { action: Action::Restart { from: 0 }, .. }));
+
+    // 3. Restarted: the gate waits for readiness, then for its time.
+    world.jobsets[0] = js("a", "app:v2", 1);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(
+        (state.members[0].state.clone(), state.members[0].gated_attempt),
+        (MemberState::Restarted, Some(1))
+    );
+    let Step::Wait { why, deadline_secs: None } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("0 of 1 jobs ready"), "{why}");
+    world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.healthy_since.as_deref(), Some("2026-12-02T10:00:00Z"));
+    assert!(matches!(world.next(&spec, &state, 30), Step::Wait { deadline_secs: Some(30), .. }));
+
+    // 4. Passed: the canary is done and batch 1 begins.
+    let Step::Journal(state) = world.next(&spec, &state, 60) else { panic!() };
+    assert_eq!((state.batch, state.members[0].state.clone()), (1, MemberState::Done));
+    assert!(matches!(
+        world.next(&spec, &state, 60),
+        Step::Act { index: 1, action: Action::Patch { .. }, .. }
+    ));
+}
+
+#[test]
+fn a_failure_during_the_gate_stops_the_rollout_and_abort_puts_the_templates_back() {
+    let spec = spec(1, 5);
+    let mut world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    let canary = &mut state.members[0];
+    canary.state = MemberState::Restarted;
+    canary.before = Some(templates_of(&js("a", "app:v1", 0)));
+    canary.after = Some(templates_of(&js("a", "app:v2", 0)));
+    canary.gated_attempt = Some(1);
+    canary.restarted = true;
+    // Its new attempt fails and the controller restarts it: the gate fails.
+    world.jobsets[0] = js("a", "app:v2", 2);
+    let Step::Journal(failed) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(failed.phase, Phase::Failed);
+    assert!(
+        failed.message.contains("the gate of the canary batch failed: ml/a restarted again (attempt 1 → 2)"),
+        "{}",
+        failed.message
+    );
+    assert!(matches!(world.next(&spec, &failed, 0), Step::Stop(_)), "it stays stopped");
+    assert_eq!(failed.members[1].state, MemberState::Pending, "the rest never got the change");
+
+    // Abort (with --restart): the canary's templates back, guarded by ours, then restarted.
+    let mut aborting = failed.clone();
+    aborting.phase = Phase::Aborting;
+    aborting.restart_on_abort = true;
+    let Step::Act { state, index: 0, action: Action::Patch { from, to, .. } } =
+        world.next(&spec, &aborting, 0)
+    else {
+        panic!()
+    };
+    assert_eq!((from, to), (templates_of(&js("a", "app:v2", 0)), templates_of(&js("a", "app:v1", 0))));
+    assert_eq!(state.members[0].state, MemberState::RollingBack);
+    world.jobsets[0] = js("a", "app:v1", 2);
+    let Step::Act { state, action: Action::Restart { from: 2 }, .. } = world.next(&spec, &state, 0) else {
+        panic!()
+    };
+    world.jobsets[0] = js("a", "app:v1", 3);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.members[0].state, MemberState::RolledBack);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.phase, Phase::Aborted);
+}
+
+#[test]
+fn someone_else_s_edit_is_never_overwritten() {
+    let spec = spec(0, 5);
+    let world = World { jobsets: vec![js("a", "app:v9", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Changing;
+    state.members[0].before = Some(templates_of(&js("a", "app:v1", 0)));
+    state.members[0].after = Some(templates_of(&js("a", "app:v2", 0)));
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    let MemberState::Failed { why } = &state.members[0].state else { panic!("{state:?}") };
+    assert!(why.contains("someone else"), "{why}");
+    // And abort leaves it alone.
+    let mut aborting = state.clone();
+    aborting.phase = Phase::Aborting;
+    let Step::Journal(done) = world.next(&spec, &aborting, 0) else { panic!() };
+    assert_eq!(done.phase, Phase::Aborted);
+}
+
+#[test]
+fn never_finished_and_deleted_jobsets_are_skipped_or_reported() {
+    let spec = spec(0, 5);
+    let mut never = js("n", "app:v1", 0);
+    never.raw["metadata"]["annotations"] = json!({crate::model::strategy::ANNOTATION: "Never"});
+    let never = JobSet::from_raw(never.raw.clone()).unwrap();
+    let mut world = World { jobsets: vec![never, js("gone", "app:v1", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let state = state_of(&spec, &refs);
+    world.jobsets.retain(|j| j.name() != "gone");
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.members[0].name, "gone");
+    assert_eq!(state.members[0].state, MemberState::Deleted);
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    let MemberState::Skipped { why } = &state.members[1].state else { panic!("{state:?}") };
+    assert!(why.contains("Never"), "{why}");
+    let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(state.phase, Phase::Completed, "nothing left to gate");
+}
+
+#[test]
+fn no_more_than_max_restarting_restart_at_once() {
+    let mut spec = spec(0, 5);
+    spec.max_restarting = 1;
+    let world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v2", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Restarted;
+    state.members[0].gated_attempt = Some(1);
+    state.members[1].state = MemberState::Changed;
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("b waits for a restart slot"), "{why}");
+}
+
+#[test]
+fn the_journal_round_trips_through_json() {
+    let spec = spec(1, 2);
+    let a = js("a", "app:v1", 0);
+    let state = state_of(&spec, &[&a]);
+    let text = serde_json::to_string(&state).unwrap();
+    assert_eq!(serde_json::from_str::<RolloutState>(&text).unwrap(), state);
+    let text = serde_json::to_string(&spec).unwrap();
+    assert_eq!(serde_json::from_str::<RolloutSpec>(&text).unwrap(), spec);
+}
