@@ -405,8 +405,14 @@ async fn drive(
         let (journal, fleet) = look(cluster, plan).await?;
         report(out, &name, &journal.spec, last_state.as_ref(), &journal.state)?;
         last_state = Some(journal.state.clone());
-        let seen: HashMap<&str, Seen<'_>> =
-            fleet.jobsets.iter().map(|js| (js.uid(), Seen { jobset: js, jobs: fleet.jobs_of(js) })).collect();
+        let seen: HashMap<&str, Seen<'_>> = fleet
+            .jobsets
+            .iter()
+            .map(|js| {
+                let admitted = fleet.kueue_of(js).is_some_and(|k| k.is_admitted());
+                (js.uid(), Seen { jobset: js, jobs: fleet.jobs_of(js), admitted })
+            })
+            .collect();
         let now = jiff::Timestamp::now();
         let elapsed = |since: &str| {
             since
@@ -445,8 +451,15 @@ async fn drive(
             }
             Step::Stop(why) => {
                 writeln!(out, "{SUBJECT}/{name}: {why}")?;
+                let member_failed =
+                    journal.state.members.iter().any(|m| matches!(m.state, MemberState::Failed { .. }));
                 return match journal.state.phase {
                     Phase::Failed => Err(Error::Refused {
+                        what: format!("{SUBJECT}/{name}"),
+                        verb: "completed",
+                        why: journal.state.message.clone(),
+                    }),
+                    Phase::Completed if member_failed => Err(Error::Refused {
                         what: format!("{SUBJECT}/{name}"),
                         verb: "completed",
                         why: journal.state.message.clone(),
@@ -485,8 +498,8 @@ async fn act(
     let jobset = seen.jobset;
     let subject = format!("{RESOURCE_NAME}/{}", jobset.name());
     match action {
-        Action::Patch { from, to, cause } => {
-            if !crate::history::same_templates_in_order(&crate::history::templates_of(jobset), &from) {
+        Action::Patch { from, to, cause, then } => {
+            if !rollout::same_but_kueue(&crate::history::templates_of(jobset), &from) {
                 return Ok(());
             }
             let mut patch = crate::plan::staged::template_patch(jobset, &to);
@@ -506,8 +519,16 @@ async fn act(
             // History first keeps the templates being replaced (as `set image` does).
             record(cluster, plan, jobset, None).await;
             match cluster.patch_jobset(jobset.namespace(), jobset.name(), None, &patch, false).await {
-                Ok(_) => {
+                Ok(patched) => {
                     record(cluster, plan, jobset, Some(&cause)).await;
+                    if seen.admitted {
+                        // Kueue stops it for the change; its restart waits for that stop.
+                        let wanted =
+                            JobSet::from_raw(patched).map_err(|e| Error::decode("the patched JobSet", e))?;
+                        let version = wanted.metadata.resource_version.clone().unwrap_or_default();
+                        crate::execute::kueue::after_admitted_change(cluster, &wanted, &version, err).await?;
+                    }
+                    settle(cluster, plan, member, then).await?;
                     let note = format!("{cause} (rollout {} in namespace {})", plan.name(), plan.namespace);
                     if let Err(e) = crate::cluster::events::publish_template_update(
                         cluster,
@@ -571,6 +592,21 @@ async fn record(cluster: &Cluster, plan: &RolloutPlan, jobset: &JobSet, cause: O
     if let Err(e) = crate::observe::observe(cluster, &selection, Some(&options), &mut notes).await {
         cluster.log.note(1, &format!("{RESOURCE_NAME}/{}: history not recorded: {e}", jobset.name()));
     }
+}
+
+/// Writes the state a member's landed step leaves it in, if the journal still has the
+/// step's intent (another driver may have written it first).
+async fn settle(cluster: &Cluster, plan: &RolloutPlan, member: &Member, then: MemberState) -> Result<()> {
+    let mut sink = Vec::new();
+    set_journal(cluster, plan, &mut sink, |state| {
+        if let Some(m) = state.members.iter_mut().find(|m| m.uid == member.uid)
+            && matches!(m.state, MemberState::Changing | MemberState::RollingBack)
+        {
+            m.state = then.clone();
+        }
+        Ok(())
+    })
+    .await
 }
 
 /// A member whose step cannot be made: Failed, and the rollout stops.

@@ -163,6 +163,10 @@ pub struct Member {
     /// Whether we restarted it (abort restarts only those, with --restart).
     #[serde(default)]
     pub restarted: bool,
+    /// Queued (suspended) when it took the change: its gate cannot wait for readiness
+    /// (nothing runs until admission), so it passes once the new attempt exists.
+    #[serde(default)]
+    pub was_queued: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -322,6 +326,7 @@ pub fn assign_batches(spec: &RolloutSpec, jobsets: &[&JobSet]) -> (Vec<Member>, 
         changed_at_attempt: 0,
         gated_attempt: None,
         restarted: false,
+        was_queued: false,
     };
     let mut members: Vec<Member> = canaries.iter().map(|js| member(js, 0)).collect();
     members.extend(rest.iter().enumerate().map(|(i, js)| member(js, first + i / size)));
@@ -345,8 +350,9 @@ pub enum Step {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
-    /// Patch the spec to `after`, guarded by `before` (abort: the other way round).
-    Patch { from: Templates, to: Templates, cause: String },
+    /// Patch the spec from `from` (as read, guarded) to `to`; once it landed, the member's
+    /// state is `then` (the driver writes it at once, so no later look has to guess).
+    Patch { from: Templates, to: Templates, cause: String, then: MemberState },
     /// Restart from this attempt.
     Restart { from: i32 },
 }
@@ -355,6 +361,9 @@ pub enum Action {
 pub struct Seen<'a> {
     pub jobset: &'a JobSet,
     pub jobs: &'a [ChildJob],
+    /// Kueue has admitted it: a change in place makes Kueue stop it, which the driver
+    /// waits for before the restart (made while suspended, so the new attempt runs it).
+    pub admitted: bool,
 }
 
 /// Decides the next step. `seen` maps a member's uid to what was read of it (absent:
@@ -367,7 +376,7 @@ pub fn next(
     now: &str,
     elapsed_since: &dyn Fn(&str) -> u64,
 ) -> Step {
-    if let Some(step) = unfinished_step(spec, state, seen) {
+    if let Some(step) = unfinished_step(spec, settings, state, seen) {
         return step;
     }
     match state.phase {
@@ -421,7 +430,9 @@ pub fn next(
                 m.before = Some(before.clone());
                 m.after = Some(after.clone());
                 m.changed_at_attempt = seen.jobset.attempt();
-                let action = Action::Patch { from: before, to: after, cause: spec.cause.clone() };
+                m.was_queued = seen.jobset.is_suspended();
+                let then = MemberState::Changed;
+                let action = Action::Patch { from: before, to: after, cause: spec.cause.clone(), then };
                 return Step::Act { state: next, index: i, action };
             }
         }
@@ -496,6 +507,10 @@ pub fn next(
                         );
                     }
                     Standing::Completed => {}
+                    Standing::Suspended if !member.was_queued => waiting.push(format!(
+                        "{}/{} suspended (queued again by Kueue?), waits for admission",
+                        member.namespace, member.name
+                    )),
                     _ if spec.gate == Gate::Succeeded => waiting
                         .push(format!("{}/{} running, not succeeded yet", member.namespace, member.name)),
                     Standing::Done(_) | Standing::Suspended => {}
@@ -549,7 +564,18 @@ pub fn next(
     next.healthy_since = None;
     if batch + 1 >= state.batches {
         next.phase = Phase::Completed;
-        next.message = "every batch passed its gate".into();
+        let failed: Vec<String> = next
+            .members
+            .iter()
+            .filter(|m| matches!(m.state, MemberState::Failed { .. }))
+            .map(|m| format!("{}/{}", m.namespace, m.name))
+            .collect();
+        next.message = match failed.is_empty() {
+            true => "every batch passed its gate".into(),
+            false => {
+                format!("every batch passed its gate, but {} did not take the change", failed.join(", "))
+            }
+        };
     } else {
         next.batch = batch + 1;
         next.message = format!("{} passed its gate", batch_name(spec, batch));
@@ -581,7 +607,8 @@ fn waiting_words(member: &Member, mode: RestartMode) -> &'static str {
 fn is_ready(seen: &Seen<'_>, member: &Member, gate: Gate) -> bool {
     let attempt = member.gated_attempt.unwrap_or(member.changed_at_attempt + 1);
     match judge(seen.jobset, seen.jobs, attempt, Goal::Ready) {
-        Standing::Done(_) | Standing::Completed | Standing::Suspended => {
+        Standing::Suspended => member.was_queued,
+        Standing::Done(_) | Standing::Completed => {
             gate != Gate::Succeeded || seen.jobset.finished_as("Completed")
         }
         _ => false,
@@ -601,7 +628,12 @@ fn fail(spec: &RolloutSpec, state: &RolloutState, index: usize, why: String) -> 
 
 /// A step whose intent was written but which may not have been made (a driver stopped
 /// in between): finish it first, whatever the phase.
-fn unfinished_step(spec: &RolloutSpec, state: &RolloutState, seen: &HashMap<&str, Seen<'_>>) -> Option<Step> {
+fn unfinished_step(
+    spec: &RolloutSpec,
+    settings: &[Setting],
+    state: &RolloutState,
+    seen: &HashMap<&str, Seen<'_>>,
+) -> Option<Step> {
     for (i, member) in state.members.iter().enumerate() {
         let Some(seen) = seen.get(member.uid.as_str()) else {
             if matches!(
@@ -623,17 +655,23 @@ fn unfinished_step(spec: &RolloutSpec, state: &RolloutState, seen: &HashMap<&str
         match member.state {
             MemberState::Changing => {
                 let mut next = state.clone();
-                if same_templates_in_order(&spec_now, &after) {
+                // Applied: the spec is what the rollout wrote, or the change changes it no
+                // more (whatever else moved in it meanwhile, such as Kueue's restore).
+                let applied =
+                    changed_templates(seen.jobset, settings).is_ok_and(|t| same_but_kueue(&t, &spec_now));
+                if applied || same_but_kueue(&spec_now, &after) {
                     next.members[i].state = MemberState::Changed;
                     return Some(Step::Journal(next));
                 }
-                if !same_templates_in_order(&spec_now, &before) {
+                if !same_but_kueue(&spec_now, &before) {
                     next.members[i].state = MemberState::Failed {
                         why: "its templates were changed by someone else meanwhile".into(),
                     };
                     return Some(Step::Journal(next));
                 }
-                let action = Action::Patch { from: before, to: after, cause: spec.cause.clone() };
+                let to = keep_kueue_keys(&after, &spec_now);
+                let then = MemberState::Changed;
+                let action = Action::Patch { from: spec_now, to, cause: spec.cause.clone(), then };
                 return Some(Step::Act { state: state.clone(), index: i, action });
             }
             MemberState::Restarting { from } | MemberState::RollbackRestarting { from } => {
@@ -650,17 +688,16 @@ fn unfinished_step(spec: &RolloutSpec, state: &RolloutState, seen: &HashMap<&str
             }
             MemberState::RollingBack => {
                 let mut next = state.clone();
-                if same_templates_in_order(&spec_now, &before) {
-                    next.members[i].state = if member.restarted && state.restart_on_abort {
+                if same_but_kueue(&spec_now, &before) {
+                    if member.restarted && state.restart_on_abort {
                         let from = seen.jobset.attempt();
                         next.members[i].state = MemberState::RollbackRestarting { from };
                         return Some(Step::Act { state: next, index: i, action: Action::Restart { from } });
-                    } else {
-                        MemberState::RolledBack
-                    };
+                    }
+                    next.members[i].state = MemberState::RolledBack;
                     return Some(Step::Journal(next));
                 }
-                if !same_templates_in_order(&spec_now, &after) {
+                if !same_but_kueue(&spec_now, &after) {
                     next.members[i].state = MemberState::Failed {
                         why: "not rolled back: its templates were changed by someone else since the rollout changed \
                               them (their edit is kept)"
@@ -668,14 +705,25 @@ fn unfinished_step(spec: &RolloutSpec, state: &RolloutState, seen: &HashMap<&str
                     };
                     return Some(Step::Journal(next));
                 }
-                let action =
-                    Action::Patch { from: after, to: before, cause: format!("{} (aborted)", spec.cause) };
+                let to = keep_kueue_keys(&before, &spec_now);
+                let then = after_rollback(state, member, seen.jobset);
+                let cause = format!("{} (aborted)", spec.cause);
+                let action = Action::Patch { from: spec_now, to, cause, then };
                 return Some(Step::Act { state: state.clone(), index: i, action });
             }
             _ => {}
         }
     }
     None
+}
+
+/// A member's state once its templates are back: restarted on them with `abort --restart`
+/// if the rollout had restarted it.
+fn after_rollback(state: &RolloutState, member: &Member, jobset: &JobSet) -> MemberState {
+    match member.restarted && state.restart_on_abort {
+        true => MemberState::RollbackRestarting { from: jobset.attempt() },
+        false => MemberState::RolledBack,
+    }
 }
 
 /// Abort: every member whose spec holds the change gets its templates back, newest
@@ -699,17 +747,90 @@ fn abort_step(spec: &RolloutSpec, state: &RolloutState, seen: &HashMap<&str, See
         next.members[i].state = MemberState::RollingBack;
         let (before, after) =
             (member.before.clone().unwrap_or_default(), member.after.clone().unwrap_or_default());
-        if !same_templates_in_order(&templates_of(seen.jobset), &after) {
+        let spec_now = templates_of(seen.jobset);
+        if !same_but_kueue(&spec_now, &after) {
             // Never changed (or changed by someone else): handled as an unfinished step.
             return Step::Journal(next);
         }
-        let action = Action::Patch { from: after, to: before, cause: format!("{} (aborted)", spec.cause) };
+        let to = keep_kueue_keys(&before, &spec_now);
+        let then = after_rollback(state, member, seen.jobset);
+        let action = Action::Patch { from: spec_now, to, cause: format!("{} (aborted)", spec.cause), then };
         return Step::Act { state: next, index: i, action };
     }
     let mut next = state.clone();
     next.phase = Phase::Aborted;
     next.message = "aborted: the changed JobSets have their templates back".into();
     Step::Journal(next)
+}
+
+/// Kueue writes its own labels and annotations (`kueue.x-k8s.io/…`: the workload, the
+/// podset, the queues) into the pod templates of JobSets it admits, and changes them as
+/// it stops and admits them again: they are Kueue's, not the rollout's, so templates are
+/// compared without them, and a patch keeps the ones the spec holds now.
+const KUEUE_PREFIX: &str = "kueue.x-k8s.io/";
+
+fn kueue_free(templates: &Templates) -> Templates {
+    let mut templates = templates.clone();
+    for (_, template) in &mut templates {
+        for_each_kueue_map(template, |map| map.retain(|k, _| !k.starts_with(KUEUE_PREFIX)));
+    }
+    templates
+}
+
+fn for_each_kueue_map(
+    template: &mut serde_json::Value,
+    mut f: impl FnMut(&mut serde_json::Map<String, serde_json::Value>),
+) {
+    for path in ["/metadata", "/spec/template/metadata"] {
+        for key in ["labels", "annotations"] {
+            if let Some(serde_json::Value::Object(map)) =
+                template.pointer_mut(path).and_then(|m| m.get_mut(key))
+            {
+                f(map);
+            }
+        }
+    }
+}
+
+/// The same templates, but for Kueue's own keys.
+pub fn same_but_kueue(a: &Templates, b: &Templates) -> bool {
+    same_templates_in_order(&kueue_free(a), &kueue_free(b))
+}
+
+/// `wanted` with the Kueue keys `current` holds instead of its own.
+pub fn keep_kueue_keys(wanted: &Templates, current: &Templates) -> Templates {
+    let mut result = kueue_free(wanted);
+    for (name, template) in &mut result {
+        let Some((_, now)) = current.iter().find(|(n, _)| n == name) else { continue };
+        for (job_level, key) in
+            [(true, "labels"), (true, "annotations"), (false, "labels"), (false, "annotations")]
+        {
+            let path =
+                if job_level { format!("/metadata/{key}") } else { format!("/spec/template/metadata/{key}") };
+            let theirs: serde_json::Map<String, serde_json::Value> = now
+                .pointer(&path)
+                .and_then(serde_json::Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .filter(|(k, _)| k.starts_with(KUEUE_PREFIX))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if theirs.is_empty() {
+                continue;
+            }
+            let slot = match job_level {
+                true => &mut template["metadata"][key],
+                false => &mut template["spec"]["template"]["metadata"][key],
+            };
+            match slot.as_object_mut() {
+                Some(map) => map.extend(theirs),
+                None => *slot = serde_json::Value::Object(theirs),
+            }
+        }
+    }
+    result
 }
 
 #[cfg(test)]

@@ -180,7 +180,7 @@ async fn a_canary_that_passes_its_gate_leads_ten_jobsets_through_batches() {
     let gate_passed =
         lines.iter().position(|l| l.contains("the canary batch passed its gate")).expect("the canary's gate");
     let first_other =
-        lines.iter().position(|l| l.contains(" changing") && !l.contains("/a0 ")).expect("the batches");
+        lines.iter().position(|l| l.contains(" changed") && !l.contains("/a0 ")).expect("the batches");
     assert!(gate_passed < first_other, "{out:?}");
     assert!(out.stdout.contains("Completed"), "{out:?}");
 

@@ -471,3 +471,54 @@ async fn the_update_strategys_queued_refresh_runs_under_kueue() {
     assert!(pods.iter().all(|p| pod_image(p) == NEW), "admission runs the new image");
     assert_eq!(ns.jobset("train").await["status"]["restarts"].as_i64().unwrap_or(0), 1, "refreshed once");
 }
+
+/// Issue 29 under Kueue: a rollout over an admitted JobSet changes it, waits for Kueue's
+/// stop, restarts it while suspended (free), and its gate waits through re-admission and
+/// readiness; the new attempt's Jobs and Pods run the new image.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_rollout_over_an_admitted_jobset_goes_through_kueue_and_its_gate_waits_for_readmission() {
+    let (_serial, ns) = kueue_ns("kueue-cli-rollout").await;
+    admitted_train(&ns).await;
+    let args: Vec<String> = [
+        "rollout",
+        "start",
+        "k1",
+        "train",
+        "--image",
+        &format!("main={NEW}"),
+        "--gate",
+        "ready=1s",
+        "-y",
+        "--timeout",
+        "140s",
+        "-n",
+        &ns.name,
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let driver = tokio::task::spawn_blocking(move || {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_plugin(&args, None, &[])
+    });
+    // The new attempt, re-admitted, its Jobs made ready (no kubelet here).
+    wait_admitted(&ns, "train").await;
+    let running = wait_for("attempt 1 re-admitted", WAIT, || async {
+        let jobs = wait_jobs(&ns, "train", 2, false).await;
+        jobs.iter().all(|j| attempt_label(j) == Some(1)).then_some(jobs)
+    })
+    .await;
+    assert!(running.iter().all(|j| image_of(j, 0) == NEW), "the new attempt runs the new image");
+    for job in &running {
+        ns.ready_job(job.metadata.name.as_deref().unwrap()).await;
+    }
+    let out = driver.await.unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(out.stderr.contains("stopped by Kueue"), "Kueue's stop was waited for: {out:?}");
+    assert!(out.stdout.contains("Completed"), "{out:?}");
+    assert!(wait_pods(&ns, "train", 2, &[]).await.iter().all(|p| pod_image(p) == NEW));
+    let js = ns.jobset("train").await;
+    assert_eq!(js["status"]["restarts"].as_i64(), Some(1), "one restart: {js:#}");
+    assert_eq!(js["status"]["restartsCountTowardsMax"].as_i64().unwrap_or(0), 0, "not counted");
+}

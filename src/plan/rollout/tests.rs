@@ -67,7 +67,11 @@ impl World {
             .map(|js| {
                 (
                     js.uid(),
-                    Seen { jobset: js, jobs: self.jobs.get(js.name()).map(Vec::as_slice).unwrap_or(&[]) },
+                    Seen {
+                        jobset: js,
+                        jobs: self.jobs.get(js.name()).map(Vec::as_slice).unwrap_or(&[]),
+                        admitted: false,
+                    },
                 )
             })
             .collect()
@@ -118,7 +122,7 @@ fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
 
     // 1. The canary's intent: its templates before and after, then the patch.
     let step = world.next(&spec, &state, 0);
-    let Step::Act { state, index: 0, action: Action::Patch { from, to, cause } } = step else {
+    let Step::Act { state, index: 0, action: Action::Patch { from, to, cause, .. } } = step else {
         panic!("the canary is changed first: {step:?}")
     };
     assert_eq!(state.members[0].state, MemberState::Changing);
@@ -272,4 +276,40 @@ fn the_journal_round_trips_through_json() {
     assert_eq!(serde_json::from_str::<RolloutState>(&text).unwrap(), state);
     let text = serde_json::to_string(&spec).unwrap();
     assert_eq!(serde_json::from_str::<RolloutSpec>(&text).unwrap(), spec);
+}
+
+/// Under Kueue a changed admitted JobSet is stopped and queued again: its gate waits for
+/// re-admission. One that was queued when it took the change passes once rebuilt.
+#[test]
+fn a_jobset_queued_again_waits_for_admission_and_one_queued_before_does_not() {
+    let spec = spec(0, 5);
+    let mut suspended = js("a", "app:v2", 1);
+    suspended.raw["spec"]["suspend"] = json!(true);
+    let suspended = JobSet::from_raw(suspended.raw.clone()).unwrap();
+    let world = World { jobsets: vec![suspended], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Restarted;
+    state.members[0].gated_attempt = Some(1);
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("waits for admission"), "{why}");
+    state.members[0].was_queued = true;
+    let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(next.healthy_since.as_deref(), Some("2026-12-02T10:00:00Z"), "healthy: its gate runs");
+}
+
+/// Kueue's own keys in the pod template (its workload, podset, queues) change as it stops
+/// and admits a JobSet: they never make a template "changed by someone else", and a patch
+/// keeps the ones the spec holds now.
+#[test]
+fn kueue_s_own_keys_are_not_a_change_and_are_kept_by_patches() {
+    let with_keys = |image: &str, workload: &str| -> Templates {
+        let mut template = testing::pod_template(image);
+        template["spec"]["template"]["metadata"] = json!({"labels": {"kueue.x-k8s.io/podset": "w", "team": "a"}, "annotations": {"kueue.x-k8s.io/workload": workload}});
+        vec![("w".to_owned(), template)]
+    };
+    assert!(same_but_kueue(&with_keys("app:v1", "wl-1"), &with_keys("app:v1", "wl-2")));
+    assert!(!same_but_kueue(&with_keys("app:v1", "wl-1"), &with_keys("app:v2", "wl-1")));
+    let kept = keep_kueue_keys(&with_keys("app:v1", "wl-old"), &with_keys("app:v2", "wl-now"));
+    assert_eq!(kept, with_keys("app:v1", "wl-now"));
 }
