@@ -77,6 +77,27 @@ impl RolloutPlan {
     fn name(&self) -> &str {
         self.name.as_deref().unwrap_or_default()
     }
+
+    /// The plan the recorder drives rollout `name` of `namespace` with.
+    pub fn to_drive(name: String, namespace: String, history_limit: usize) -> RolloutPlan {
+        RolloutPlan {
+            name: Some(name),
+            namespace,
+            action: RolloutAction::Resume { detach: false },
+            format: None,
+            requested_by: "the kubectl-jobset recorder".into(),
+            timeout: None,
+            history_limit,
+        }
+    }
+}
+
+/// The rollout a journal is for (namespace, name), if it is progressing or aborting: one
+/// a driver should drive.
+pub fn to_drive(configmap: &ConfigMap) -> Option<(String, String)> {
+    let journal = Journal::parse(configmap.clone()).ok()?;
+    matches!(journal.state.phase, Phase::Progressing | Phase::Aborting)
+        .then(|| (configmap.metadata.namespace.clone().unwrap_or_default(), journal.name()))
 }
 
 const SUBJECT: &str = "rollout";
@@ -388,7 +409,7 @@ fn scope(spec: &RolloutSpec) -> Selection {
 }
 
 /// Drives the rollout until it completes, stops (failed, paused) or `--timeout`.
-async fn drive(
+pub async fn drive(
     cluster: &Cluster,
     plan: &RolloutPlan,
     out: &mut dyn Write,

@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod queue;
 mod reconcile;
 mod retention;
+mod rollouts;
 mod run;
 pub mod server;
 mod staged;

@@ -101,10 +101,12 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
     let stager = super::staged::apply_staged(&shared, cluster, staged_rx);
     let worker = work(&shared, cluster, &options);
     let retention = keep_retention(&shared, cluster, plan.history_retention);
+    let rollouts = super::rollouts::drive_rollouts(&shared, cluster, plan);
     let signal = shutdown_signal();
-    tokio::pin!(watches, worker, signal, announcer, stager, retention);
+    tokio::pin!(watches, worker, signal, announcer, stager, retention, rollouts);
     tokio::select! {
         _ = &mut watches => {}
+        () = &mut rollouts => {}
         () = &mut worker => {}
         () = &mut announcer => {}
         () = &mut stager => {}

@@ -631,15 +631,9 @@ fn kubectl_apply(flags: &[&str], manifests: &str) -> std::process::Output {
     kubectl.wait_with_output().unwrap()
 }
 
-fn deploy_manifests() -> String {
-    std::fs::read_to_string(format!("{}/deploy/recorder.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-#[tokio::test]
-#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
-async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
-    let _serial = SERIAL.lock().await;
-    let ns = TestNs::new("rec-rbac").await;
+/// The ClusterRole and its binding as shipped, the Lease's Role in the test's namespace;
+/// the service account they bind (for `--as`), once the API server honours them.
+async fn apply_deployed_rbac(ns: &TestNs) -> &'static str {
     // The ClusterRole and its binding as shipped; the Lease's Role in the test's namespace.
     let manifests = deploy_manifests();
     let rbac: Vec<&str> = manifests
@@ -663,6 +657,19 @@ async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
         out.status.success().then_some(())
     })
     .await;
+    service_account
+}
+
+fn deploy_manifests() -> String {
+    std::fs::read_to_string(format!("{}/deploy/recorder.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_deployed_rbac_is_enough_to_keep_exact_history() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-rbac").await;
+    let service_account = apply_deployed_rbac(&ns).await;
     let recorder = Recorder::start(
         &ns,
         "r1",
@@ -899,4 +906,66 @@ async fn a_handover_while_the_recorder_runs_keeps_the_history_with_the_new_objec
     assert_eq!(doc["revisions"].as_array().unwrap().len(), 2, "{doc}");
     assert!(doc.get("deleted").is_none(), "{doc}");
     assert!(!recorder.log().contains("pruned"), "{}", recorder.log());
+}
+
+/// Issue 29 point 3: the recorder drives rollouts, with the RBAC deploy/ ships. A rollout
+/// started with --detach (nobody drives it in a terminal) goes through its batches.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_recorder_drives_a_detached_rollout_with_the_deployed_rbac() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-rollout").await;
+    let service_account = apply_deployed_rbac(&ns).await;
+    let names = ["d0", "d1", "d2"];
+    for name in names {
+        ns.create(&jobset_yaml(name, &[("w", 1, "busybox:v1")], RESTARTABLE));
+    }
+    for name in names {
+        ns.wait_for_attempt_jobs(name, 0, 1).await;
+    }
+    let args =
+        ["-n", ns.name.as_str(), "--as", service_account, "--metrics-addr", "0", "--lease-duration", "3s"];
+    let recorder = Recorder::start(&ns, "ro", &args);
+    let start = ns.plugin(&[
+        "rollout",
+        "start",
+        "r",
+        "d0",
+        "d1",
+        "d2",
+        "--image",
+        "main=busybox:v2",
+        "--batch-size",
+        "1",
+        "--gate",
+        "ready=1s",
+        "--detach",
+        "-y",
+    ]);
+    assert_eq!(start.code, 0, "{start:?}");
+    recorder.wait_for_log("rollout ").await;
+    // No kubelet here: each new attempt's Jobs are made ready as they come.
+    for name in names {
+        for job in ns.wait_for_attempt_jobs(name, 1, 1).await {
+            ns.ready_job(job.metadata.name.as_deref().unwrap()).await;
+        }
+    }
+    wait_for("the rollout to complete", Duration::from_secs(120), || async {
+        let out = ns.plugin(&["rollout", "status", "r", "-o", "json"]);
+        let doc: serde_json::Value = serde_json::from_str(&out.stdout).ok()?;
+        (doc["status"]["phase"] == "Completed").then_some(())
+    })
+    .await;
+    for name in names {
+        let js = ns.jobset(name).await;
+        assert_eq!(js["status"]["restarts"], 1, "{name}: one restart");
+        assert_eq!(
+            js.pointer("/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image").unwrap(),
+            "busybox:v2"
+        );
+    }
+    let log = recorder.log();
+    assert!(log.contains(&format!("rollout {}/r: driving it", ns.name)), "{log}");
+    assert!(log.contains("every batch passed its gate"), "{log}");
+    assert!(!log.contains("warning:") && !log.contains("stopped:"), "{log}");
 }
