@@ -2109,7 +2109,7 @@ _kubectl__jobset() {
             return 0
             ;;
         kubectl__subcmd__jobset__subcmd__rollout__subcmd__start)
-            opts="-A -l -e -c -y -s -n -v -h -V --all-namespaces --selector --image --env --containers --canary --canary-restart --gate --batch-size --restart --max-restarting --reason --detach --timeout --yes --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
+            opts="-A -l -e -c -y -s -n -v -h -V --all-namespaces --selector --image --env --containers --to-revision --canary --canary-restart --gate --batch-size --restart --max-restarting --reason --detach --timeout --yes --kubeconfig --context --cluster --user --server --token --tls-server-name --namespace --as --as-group --as-uid --request-timeout --insecure-skip-tls-verify --no-color --history-limit --v --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2140,6 +2140,10 @@ _kubectl__jobset() {
                     return 0
                     ;;
                 -c)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to-revision)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -509,6 +509,7 @@ complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; a
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -l image -d 'An image to set, `[REPLICATEDJOB/]CONTAINER=IMAGE` (as `set image`); repeatable' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -s e -l env -d 'A variable to set or remove, `KEY=VALUE` or `KEY-` (as `set env`); repeatable' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -s c -l containers -d 'The containers --env changes: `[REPLICATEDJOB/]CONTAINER` (`*` for all, the default)' -r
+complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -l to-revision -d 'Or put back each JobSet\'s own history revision N (as `rollback --to-revision`)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -l canary -d 'Canaries: how many (running JobSets first), or which (comma-separated names)' -r
 complete -c kubectl-jobset -n "__fish_kubectl_jobset_using_subcommand rollout; and __fish_seen_subcommand_from start" -l canary-restart -d 'How the canaries take the change: restarted now, or at their natural restart' -r -f -a "now\t''
 natural\t''"

@@ -658,6 +658,7 @@ _arguments "${_arguments_options[@]}" : \
 '*--env=[A variable to set or remove, \`KEY=VALUE\` or \`KEY-\` (as \`set env\`); repeatable]:KEY=VALUE:_default' \
 '-c+[The containers --env changes\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
 '--containers=[The containers --env changes\: \`\[REPLICATEDJOB/\]CONTAINER\` (\`*\` for all, the default)]:CONTAINER:_default' \
+'(--image -e --env)--to-revision=[Or put back each JobSet'\''s own history revision N (as \`rollback --to-revision\`)]:N:_default' \
 '--canary=[Canaries\: how many (running JobSets first), or which (comma-separated names)]:N|NAMES:_default' \
 '--canary-restart=[How the canaries take the change\: restarted now, or at their natural restart]:WHEN:(now natural)' \
 '--gate=[The health gate after each batch\: \`ready=DURATION\` (every Job of the new attempt ready, no failure, for that long) or \`succeeded\` (the new attempt completes)]:GATE:_default' \

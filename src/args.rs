@@ -168,11 +168,13 @@ fn rollout_plan(command: cli::RolloutCommand, global: &GlobalArgs) -> Result<Rol
                 .iter()
                 .map(|i| format!("--image {i}"))
                 .chain(a.env.iter().map(|e| format!("--env {e}")))
+                .chain(a.to_revision.map(|n| format!("--to-revision {n}")))
                 .collect();
             let spec = RolloutSpec {
                 images: a.image.clone(),
                 env: a.env.clone(),
                 env_containers: a.containers.clone(),
+                to_revision: a.to_revision,
                 namespace: if a.all_namespaces {
                     None
                 } else {

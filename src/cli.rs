@@ -138,8 +138,11 @@ Examples:
   # Named canaries, batches of 3, an env change as well, at most 2 JobSets restarting at once
   kubectl jobset rollout start lr -l team=ml --env LR=0.01 --canary train-a,train-b --batch-size 3 --max-restarting 2
 
-  # Write the rollout and let a later `rollout resume` (or another terminal) drive it
+  # Write the rollout and let the recorder (or a later `rollout resume`) drive it
   kubectl jobset rollout start v3 -A -l app=llm --image '*=registry/llm:v3' --canary 2 --detach -y
+
+  # Put every JobSet of team ml back on its own revision 3, two at a time
+  kubectl jobset rollout start back -l team=ml --to-revision 3 --batch-size 2
 
 Exit codes:
   0  the rollout completed (or was paused)
@@ -992,7 +995,7 @@ pub enum RolloutCommand {
     /// JobSets whose update strategy is Never, finished, managed by another controller
     /// or mid-restart are skipped and said. A failed gate stops the rollout.
     #[command(after_help = ROLLOUT_START_HELP)]
-    Start(RolloutStartArgs),
+    Start(Box<RolloutStartArgs>),
     /// Show where a rollout stands: its phase, batch, gate and every JobSet's state.
     #[command(after_help = ROLLOUT_STATUS_HELP)]
     Status(RolloutStatusArgs),
@@ -1094,6 +1097,10 @@ pub struct RolloutStartArgs {
     /// The containers --env changes: `[REPLICATEDJOB/]CONTAINER` (`*` for all, the default).
     #[arg(short = 'c', long = "containers", value_name = "CONTAINER", default_value = "*")]
     pub containers: String,
+
+    /// Or put back each JobSet's own history revision N (as `rollback --to-revision`).
+    #[arg(long, value_name = "N", conflicts_with_all = ["image", "env"])]
+    pub to_revision: Option<i64>,
 
     /// Canaries: how many (running JobSets first), or which (comma-separated names).
     #[arg(long, value_name = "N|NAMES", default_value = "0")]

@@ -399,7 +399,10 @@ fn write_plan(out: &mut dyn Write, name: &str, spec: &RolloutSpec, state: &Rollo
 async fn look(cluster: &Cluster, plan: &RolloutPlan) -> Result<(Journal, fleet::Fleet)> {
     let journal = read(cluster, plan).await?;
     let selection = scope(&journal.spec);
-    let fleet = fleet::load(cluster, &selection).await?;
+    let fleet = match journal.spec.to_revision {
+        Some(_) => fleet::load_with_history(cluster, &selection).await?,
+        None => fleet::load(cluster, &selection).await?,
+    };
     Ok((journal, fleet))
 }
 
@@ -423,7 +426,8 @@ pub async fn drive(
     let mut last_state: Option<RolloutState> = None;
     let mut last_wait = String::new();
     loop {
-        let (journal, fleet) = look(cluster, plan).await?;
+        let (journal, mut fleet) = look(cluster, plan).await?;
+        let revisions = revisions_numbered(&mut fleet, journal.spec.to_revision);
         report(out, &name, &journal.spec, last_state.as_ref(), &journal.state)?;
         last_state = Some(journal.state.clone());
         let seen: HashMap<&str, Seen<'_>> = fleet
@@ -431,7 +435,8 @@ pub async fn drive(
             .iter()
             .map(|js| {
                 let admitted = fleet.kueue_of(js).is_some_and(|k| k.is_admitted());
-                (js.uid(), Seen { jobset: js, jobs: fleet.jobs_of(js), admitted })
+                let revision = revisions.get(js.uid()).cloned();
+                (js.uid(), Seen { jobset: js, jobs: fleet.jobs_of(js), admitted, revision })
             })
             .collect();
         let now = jiff::Timestamp::now();
@@ -490,6 +495,22 @@ pub async fn drive(
             }
         }
     }
+}
+
+/// With `--to-revision N`: each JobSet's revision N (its templates), by uid.
+fn revisions_numbered(
+    fleet: &mut fleet::Fleet,
+    number: Option<i64>,
+) -> HashMap<String, crate::history::Templates> {
+    let Some(number) = number else { return HashMap::new() };
+    let uids: Vec<String> = fleet.jobsets.iter().map(|js| js.uid().to_owned()).collect();
+    uids.into_iter()
+        .filter_map(|uid| {
+            let revision =
+                fleet.take_revisions_of(&uid).into_iter().flatten().find(|r| r.number == number)?;
+            Some((uid, revision.templates))
+        })
+        .collect()
 }
 
 /// Writes `state` into the journal as read; None when someone else wrote first.

@@ -42,6 +42,9 @@ pub struct RolloutSpec {
     pub env: Vec<String>,
     #[serde(default = "all_containers")]
     pub env_containers: String,
+    /// Or: each JobSet's own history revision of this number (`--to-revision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_revision: Option<i64>,
     /// The scope: a namespace (None: every namespace), a selector, or names.
     pub namespace: Option<String>,
     pub selector: Option<String>,
@@ -251,10 +254,17 @@ pub fn settings(spec: &RolloutSpec) -> Result<Vec<Setting>, String> {
         let vars = crate::plan::set_env::parse_env_args(&spec.env).map_err(|e| e.to_string())?;
         settings.push(Setting::Env(crate::plan::set_env::EnvChange { target, vars }));
     }
-    if settings.is_empty() {
-        return Err(
-            "a rollout needs a change: --image [REPLICATEDJOB/]CONTAINER=IMAGE or --env KEY=VALUE".into()
-        );
+    match (settings.is_empty(), spec.to_revision) {
+        (true, None) => {
+            return Err(
+                "a rollout needs a change: --image [REPLICATEDJOB/]CONTAINER=IMAGE, --env KEY=VALUE or --to-revision N"
+                    .into(),
+            );
+        }
+        (false, Some(_)) => {
+            return Err("--to-revision is a change of its own: not with --image or --env".into());
+        }
+        _ => {}
     }
     Ok(settings)
 }
@@ -364,6 +374,8 @@ pub struct Seen<'a> {
     /// Kueue has admitted it: a change in place makes Kueue stop it, which the driver
     /// waits for before the restart (made while suspended, so the new attempt runs it).
     pub admitted: bool,
+    /// With `--to-revision N`: the templates of its revision N, if it has one.
+    pub revision: Option<Templates>,
 }
 
 /// Decides the next step. `seen` maps a member's uid to what was read of it (absent:
@@ -414,7 +426,14 @@ pub fn next(
             return Step::Journal(next);
         }
         let before = templates_of(seen.jobset);
-        match changed_templates(seen.jobset, settings) {
+        let target = match spec.to_revision {
+            Some(n) => seen
+                .revision
+                .clone()
+                .ok_or_else(|| format!("it has no revision {n} (`history` lists its revisions)")),
+            None => changed_templates(seen.jobset, settings),
+        };
+        match target {
             Err(why) => {
                 next.members[i].state = MemberState::Skipped { why };
                 return Step::Journal(next);

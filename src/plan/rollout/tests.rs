@@ -10,6 +10,7 @@ fn spec(canary: usize, batch: usize) -> RolloutSpec {
         images: vec!["main=app:v2".into()],
         env: vec![],
         env_containers: "*".into(),
+        to_revision: None,
         namespace: Some("ml".into()),
         selector: Some("team=a".into()),
         names: vec![],
@@ -71,6 +72,7 @@ impl World {
                         jobset: js,
                         jobs: self.jobs.get(js.name()).map(Vec::as_slice).unwrap_or(&[]),
                         admitted: false,
+                        revision: None,
                     },
                 )
             })
