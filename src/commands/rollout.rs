@@ -131,7 +131,7 @@ pub async fn run(
                 other => Err(format!("it is {}", other.as_str())),
             })
             .await?;
-            if *detach { Ok(ExitStatus::Success) } else { drive(cluster, plan, out, err).await }
+            if *detach { Ok(ExitStatus::Success) } else { drive(cluster, plan, out, err, &mut |_| ()).await }
         }
         RolloutAction::Abort { restart, detach } => {
             let restart = *restart;
@@ -154,7 +154,7 @@ pub async fn run(
                 }
             })
             .await?;
-            if *detach { Ok(ExitStatus::Success) } else { drive(cluster, plan, out, err).await }
+            if *detach { Ok(ExitStatus::Success) } else { drive(cluster, plan, out, err, &mut |_| ()).await }
         }
     }
 }
@@ -365,7 +365,7 @@ async fn start(
         )?;
         return Ok(ExitStatus::Success);
     }
-    drive(cluster, plan, out, err).await
+    drive(cluster, plan, out, err, &mut |_| ()).await
 }
 
 fn write_plan(out: &mut dyn Write, name: &str, spec: &RolloutSpec, state: &RolloutState) -> Result<()> {
@@ -411,12 +411,14 @@ fn scope(spec: &RolloutSpec) -> Selection {
     Selection { namespace: spec.namespace.clone(), names: Vec::new(), label_selector: spec.selector.clone() }
 }
 
-/// Drives the rollout until it completes, stops (failed, paused) or `--timeout`.
+/// Drives the rollout until it completes, stops (failed, paused) or `--timeout`; each
+/// step made is passed to `steps` (the recorder counts them).
 pub async fn drive(
     cluster: &Cluster,
     plan: &RolloutPlan,
     out: &mut dyn Write,
     err: &mut dyn Write,
+    steps: &mut dyn FnMut(StepOutcome),
 ) -> Result<ExitStatus> {
     let name = plan.name().to_owned();
     let journal = read(cluster, plan).await?;
@@ -458,7 +460,7 @@ pub async fn drive(
                 }
                 let member = &state.members[index];
                 let Some(seen) = seen.get(member.uid.as_str()) else { continue };
-                act(cluster, plan, member, seen, action, err).await?;
+                steps(act(cluster, plan, member, seen, action, err).await?);
             }
             Step::Wait { why, deadline_secs } => {
                 if why != last_wait {
@@ -527,6 +529,10 @@ async fn write_state(
     }
 }
 
+/// What a step did: its action (`patch`, `restart`) and outcome (`done`, `already`:
+/// someone else made it; `lost`: a race, left to the next look; `failed`).
+pub type StepOutcome = (&'static str, &'static str);
+
 /// Makes one member's step, as its intent (already in the journal) says. A step that
 /// loses a race is left to the next look, which sees what happened.
 async fn act(
@@ -536,13 +542,13 @@ async fn act(
     seen: &Seen<'_>,
     action: Action,
     err: &mut dyn Write,
-) -> Result<()> {
+) -> Result<StepOutcome> {
     let jobset = seen.jobset;
     let subject = format!("{RESOURCE_NAME}/{}", jobset.name());
     match action {
         Action::Patch { from, to, cause, then } => {
             if !rollout::same_but_kueue(&crate::history::templates_of(jobset), &from) {
-                return Ok(());
+                return Ok(("patch", "lost"));
             }
             let mut patch = crate::plan::staged::template_patch(jobset, &to);
             patch.0.push(crate::model::patch::add(
@@ -582,12 +588,13 @@ async fn act(
                     {
                         cluster.log.note(1, &format!("{subject}: no Event: {e}"));
                     }
-                    Ok(())
+                    Ok(("patch", "done"))
                 }
-                Err(e) if is_precondition_failure(&e) => Ok(()),
+                Err(e) if is_precondition_failure(&e) => Ok(("patch", "lost")),
                 Err(e @ (Error::Forbidden { .. } | Error::Api { .. })) => {
                     writeln!(err, "{subject}: not changed: {e}")?;
-                    mark_failed(cluster, plan, member, e.to_string()).await
+                    mark_failed(cluster, plan, member, e.to_string()).await?;
+                    Ok(("patch", "failed"))
                 }
                 Err(e) => Err(e),
             }
@@ -600,18 +607,15 @@ async fn act(
                 requested_by: plan.requested_by.clone(),
                 ..Default::default()
             };
-            match restart_one(cluster, jobset, seen.jobs, &options, DryRun::None).await {
-                Outcome::Restarted { .. }
-                | Outcome::AlreadyRestarted { .. }
-                | Outcome::WouldRestart { .. } => Ok(()),
-                Outcome::Skipped(why) => {
-                    mark_failed(cluster, plan, member, format!("not restarted: {why}")).await
-                }
-                Outcome::Failed(e) if matches!(e, Error::Forbidden { .. }) => {
-                    mark_failed(cluster, plan, member, format!("not restarted: {e}")).await
-                }
-                Outcome::Failed(e) => Err(e),
-            }
+            let why = match restart_one(cluster, jobset, seen.jobs, &options, DryRun::None).await {
+                Outcome::Restarted { .. } | Outcome::WouldRestart { .. } => return Ok(("restart", "done")),
+                Outcome::AlreadyRestarted { .. } => return Ok(("restart", "already")),
+                Outcome::Skipped(why) => why,
+                Outcome::Failed(e @ Error::Forbidden { .. }) => e.to_string(),
+                Outcome::Failed(e) => return Err(e),
+            };
+            mark_failed(cluster, plan, member, format!("not restarted: {why}")).await?;
+            Ok(("restart", "failed"))
         }
     }
 }

@@ -29,6 +29,8 @@ pub struct Metrics {
     lag: Mutex<Histogram>,
     /// Update-strategy actions by (strategy, action, outcome).
     strategy_actions: Mutex<std::collections::BTreeMap<(String, &'static str, &'static str), u64>>,
+    /// Rollout steps the recorder made, by (action, outcome).
+    rollout_steps: Mutex<std::collections::BTreeMap<(&'static str, &'static str), u64>>,
     /// Every watch has listed its objects once.
     pub synced: AtomicBool,
     /// The Lease has been read or written once: this replica knows whether it leads.
@@ -67,6 +69,13 @@ impl Metrics {
     pub fn count_strategy_action(&self, strategy: &str, action: &'static str, outcome: &'static str) {
         let mut m = self.strategy_actions.lock().unwrap_or_else(|e| e.into_inner());
         *m.entry((strategy.to_owned(), action, outcome)).or_insert(0) += 1;
+    }
+
+    /// Counts one step of a rollout the recorder drives: `patch` or `restart`, and how it
+    /// ended (`done`, `already`, `lost`, `failed`).
+    pub fn count_rollout_step(&self, action: &'static str, outcome: &'static str) {
+        let mut m = self.rollout_steps.lock().unwrap_or_else(|e| e.into_inner());
+        *m.entry((action, outcome)).or_insert(0) += 1;
     }
 
     /// Live: the process answers.
@@ -146,6 +155,15 @@ impl Metrics {
                 out,
                 "{name}{{strategy=\"{strategy}\",action=\"{action}\",outcome=\"{outcome}\"}} {n}"
             );
+        }
+        let name = format!("{PREFIX}_rollout_steps_total");
+        let _ = writeln!(
+            out,
+            "# HELP {name} Steps of staged fleet rollouts the recorder made, by action and outcome."
+        );
+        let _ = writeln!(out, "# TYPE {name} counter");
+        for ((action, outcome), n) in self.rollout_steps.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            let _ = writeln!(out, "{name}{{action=\"{action}\",outcome=\"{outcome}\"}} {n}");
         }
         let name = format!("{PREFIX}_event_to_write_seconds");
         let h = self.lag.lock().unwrap_or_else(|e| e.into_inner());

@@ -78,7 +78,8 @@ pub(super) async fn drive_rollouts(shared: &Shared<'_>, cluster: &Cluster, plan:
             running.push(async move {
                 let mut log = Said { shared, line: Vec::new() };
                 let mut quiet = Vec::new();
-                let outcome = rollout::drive(cluster, &rollout, &mut log, &mut quiet).await;
+                let mut count = |(action, outcome)| shared.metrics.count_rollout_step(action, outcome);
+                let outcome = rollout::drive(cluster, &rollout, &mut log, &mut quiet, &mut count).await;
                 (rollout, outcome)
             });
         }

@@ -923,8 +923,16 @@ async fn the_recorder_drives_a_detached_rollout_with_the_deployed_rbac() {
     for name in names {
         ns.wait_for_attempt_jobs(name, 0, 1).await;
     }
-    let args =
-        ["-n", ns.name.as_str(), "--as", service_account, "--metrics-addr", "0", "--lease-duration", "3s"];
+    let args = [
+        "-n",
+        ns.name.as_str(),
+        "--as",
+        service_account,
+        "--metrics-addr",
+        "127.0.0.1:0",
+        "--lease-duration",
+        "3s",
+    ];
     let recorder = Recorder::start(&ns, "ro", &args);
     let start = ns.plugin(&[
         "rollout",
@@ -968,4 +976,13 @@ async fn the_recorder_drives_a_detached_rollout_with_the_deployed_rbac() {
     assert!(log.contains(&format!("rollout {}/r: driving it", ns.name)), "{log}");
     assert!(log.contains("every batch passed its gate"), "{log}");
     assert!(!log.contains("warning:") && !log.contains("stopped:"), "{log}");
+    // Its steps are counted: one patch and one restart per JobSet.
+    let (_, body) = http_get(&recorder.metrics_addr().await, "/metrics");
+    let steps = |action: &str| {
+        metric(
+            &body,
+            &format!("kubectl_jobset_recorder_rollout_steps_total{{action=\"{action}\",outcome=\"done\"}}"),
+        )
+    };
+    assert_eq!((steps("patch"), steps("restart")), (3.0, 3.0), "{body}");
 }
