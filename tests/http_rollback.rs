@@ -281,3 +281,222 @@ mod restage {
         assert!(error.to_string().contains("changed by someone else since it was read"), "{error}");
     }
 }
+
+mod rollout {
+    //! The rollout driver's requests, against a small stateful fake of the API server: the
+    //! journal (a ConfigMap, guarded by its resourceVersion) and one JobSet. Pins the
+    //! order that makes a killed driver safe: every step's intent is written to the
+    //! journal before the step is sent, and each step is guarded (the template patch by
+    //! `test` ops of the templates read, the restart by a `test` of `status.restarts`).
+
+    use std::sync::{Arc, Mutex};
+
+    use http::Method;
+    use kubectl_jobset::commands::rollout::{RolloutAction, RolloutPlan, drive};
+    use kubectl_jobset::plan::rollout::{
+        BatchSize, Gate, Phase, RestartMode, RolloutSpec, RolloutState, assign_batches,
+    };
+    use serde_json::{Value, json};
+
+    use super::api_server::{self, Received, Reply, list};
+
+    const JOURNAL: &str = "/api/v1/namespaces/ml/configmaps/kubectl-jobset-rollout-r";
+
+    fn spec() -> RolloutSpec {
+        RolloutSpec {
+            images: vec!["c=app:v1".into()],
+            env: vec![],
+            env_containers: "*".into(),
+            to_revision: None,
+            namespace: Some("ml".into()),
+            selector: None,
+            names: vec!["train".into()],
+            canary: 0,
+            canary_names: vec![],
+            canary_restart: RestartMode::Now,
+            gate: Gate::Ready { seconds: 0 },
+            batch_size: BatchSize::Count(1),
+            restart: RestartMode::Now,
+            max_restarting: 1,
+            cause: "rollout r: --image c=app:v1".into(),
+        }
+    }
+
+    struct Fake {
+        journal: Value,
+        journal_version: u64,
+        jobset: Value,
+        /// Writes, in order: (what, the state or body written).
+        writes: Vec<(String, Value)>,
+    }
+
+    impl Fake {
+        fn answer(&mut self, request: &Received) -> Reply {
+            let path = request.path().to_owned();
+            match (request.method.clone(), path.as_str()) {
+                (Method::GET, JOURNAL) => Reply::ok(self.journal.clone()),
+                (Method::PUT, JOURNAL) => {
+                    let sent =
+                        request.body["metadata"]["resourceVersion"].as_str().unwrap_or_default().to_owned();
+                    if sent != self.journal_version.to_string() {
+                        return Reply::status(409, "Conflict", "the object has been modified");
+                    }
+                    self.journal_version += 1;
+                    self.journal = request.body.clone();
+                    self.journal["metadata"]["resourceVersion"] = json!(self.journal_version.to_string());
+                    let state: Value =
+                        serde_json::from_str(request.body["data"]["state.json"].as_str().unwrap()).unwrap();
+                    self.writes.push(("journal".into(), state));
+                    Reply::ok(self.journal.clone())
+                }
+                (Method::GET, p) if p.ends_with("/jobsets") || p.ends_with("/jobsets/train") => {
+                    match p.ends_with("/jobsets") {
+                        true => Reply::ok(list(vec![self.jobset.clone()], None)),
+                        false => Reply::ok(self.jobset.clone()),
+                    }
+                }
+                (Method::GET, p) if p.ends_with("/jobs") => {
+                    let attempt = self.jobset["status"]["restarts"].as_i64().unwrap();
+                    let image = super::image_of(&self.jobset);
+                    let mut job = super::job(&image);
+                    job["metadata"]["labels"]["jobset.sigs.k8s.io/restart-attempt"] =
+                        json!(attempt.to_string());
+                    job["status"] = json!({"ready": 1});
+                    Reply::ok(list(vec![job], None))
+                }
+                (Method::PATCH, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train") => {
+                    self.writes.push(("template patch".into(), request.body.clone()));
+                    let patch: json_patch::Patch = serde_json::from_value(request.body.clone()).unwrap();
+                    if json_patch::patch(&mut self.jobset, &patch).is_err() {
+                        return Reply::status(
+                            422,
+                            "Invalid",
+                            "the server rejected our request due to an error in our request",
+                        );
+                    }
+                    Reply::ok(self.jobset.clone())
+                }
+                (Method::PATCH, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status") => {
+                    self.writes.push(("restart".into(), request.body.clone()));
+                    let patch: json_patch::Patch = serde_json::from_value(request.body.clone()).unwrap();
+                    if json_patch::patch(&mut self.jobset, &patch).is_err() {
+                        return Reply::status(
+                            422,
+                            "Invalid",
+                            "the server rejected our request due to an error in our request",
+                        );
+                    }
+                    Reply::ok(self.jobset.clone())
+                }
+                (Method::GET, p) if p.contains("/leases/") => Reply::status(404, "NotFound", "not found"),
+                (Method::GET, p) if p.ends_with("/controllerrevisions") => Reply::ok(list(vec![], None)),
+                (Method::POST, _) => {
+                    let mut created = request.body.clone();
+                    created["metadata"]["resourceVersion"] = json!("1");
+                    Reply::created(created)
+                }
+                _ => Reply::ok(list(vec![], None)),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn every_step_is_journaled_before_it_is_sent_and_each_is_guarded() {
+        let (cluster, api) = api_server::cluster("ml");
+        let mut jobset = super::jobset("app:v0");
+        jobset["metadata"]["labels"] = json!({});
+        let spec = spec();
+        let js = kubectl_jobset::model::jobset::JobSet::from_raw(jobset.clone()).unwrap();
+        let (members, batches) = assign_batches(&spec, &[&js]);
+        let state = RolloutState {
+            phase: Phase::Progressing,
+            message: String::new(),
+            batch: 0,
+            batches,
+            healthy_since: None,
+            restart_on_abort: false,
+            members,
+        };
+        let journal = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "kubectl-jobset-rollout-r", "namespace": "ml", "resourceVersion": "1",
+                "labels": {"kubectl-jobset.io/rollout": "r"}},
+            "data": {"spec.json": serde_json::to_string(&spec).unwrap(), "state.json": serde_json::to_string(&state).unwrap()}});
+        let fake = Arc::new(Mutex::new(Fake { journal, journal_version: 1, jobset, writes: Vec::new() }));
+        let server = {
+            let fake = fake.clone();
+            tokio::spawn(api.serve(move |request| fake.lock().unwrap().answer(request)))
+        };
+        let plan = RolloutPlan {
+            name: Some("r".into()),
+            namespace: "ml".into(),
+            action: RolloutAction::Resume { detach: false },
+            format: None,
+            requested_by: "test".into(),
+            timeout: None,
+            history_limit: 10,
+        };
+        let (mut out, mut err, mut steps) = (Vec::new(), Vec::new(), Vec::new());
+        drive(&cluster, &plan, &mut out, &mut err, &mut |step| steps.push(step)).await.unwrap();
+        drop(cluster);
+        server.await.unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains("the rollout is complete"), "{out}");
+        assert_eq!(steps, [("patch", "done"), ("restart", "done")]);
+
+        let fake = fake.lock().unwrap();
+        let seen: Vec<String> = fake
+            .writes
+            .iter()
+            .map(|(what, body)| match what.as_str() {
+                "journal" => format!(
+                    "journal {} {}",
+                    body["phase"].as_str().unwrap(),
+                    body["members"][0]["state"]["state"].as_str().unwrap()
+                ),
+                other => other.to_owned(),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                "journal Progressing Changing",
+                "template patch",
+                "journal Progressing Changed",
+                "journal Progressing Restarting",
+                "restart",
+                "journal Progressing Restarted",
+                "journal Progressing Restarted",
+                "journal Completed Done",
+            ],
+            "{:#?}",
+            fake.writes
+        );
+        // The template patch tests the template it read; the restart tests the attempt.
+        let patch = &fake.writes.iter().find(|(w, _)| w == "template patch").unwrap().1;
+        assert!(
+            patch
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|op| op["op"] == "test" && op["path"] == "/spec/replicatedJobs/0/template"),
+            "{patch:#}"
+        );
+        let restart = &fake.writes.iter().find(|(w, _)| w == "restart").unwrap().1;
+        assert!(
+            restart
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|op| op["op"] == "test" && op["path"] == "/status/restarts" && op["value"] == 0),
+            "{restart:#}"
+        );
+        assert_eq!(super::image_of(&fake.jobset), "app:v1");
+    }
+}
+
+fn image_of(jobset: &Value) -> String {
+    jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["image"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
