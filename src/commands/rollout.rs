@@ -611,7 +611,7 @@ async fn act(
                 Outcome::Restarted { .. } | Outcome::WouldRestart { .. } => return Ok(("restart", "done")),
                 Outcome::AlreadyRestarted { .. } => return Ok(("restart", "already")),
                 Outcome::Skipped(why) => why,
-                Outcome::Failed(e @ Error::Forbidden { .. }) => e.to_string(),
+                Outcome::Failed(e @ (Error::Forbidden { .. } | Error::Refused { .. })) => e.to_string(),
                 Outcome::Failed(e) => return Err(e),
             };
             mark_failed(cluster, plan, member, format!("not restarted: {why}")).await?;

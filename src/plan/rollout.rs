@@ -293,13 +293,17 @@ pub fn skip_reason(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String> {
     }
     // Mid-restart: Jobs of an earlier attempt are still being torn down. (An attempt whose
     // Jobs are still being created is not: startupPolicy may hold them back for long.)
-    let attempt = jobset.attempt();
+    let seen = Seen { jobset, jobs, admitted: false, revision: None };
+    earlier_attempt_jobs(&seen)
+        .map(|old| format!("it is mid-restart: {old} of an earlier attempt still exist"))
+}
+
+/// The Jobs of an earlier attempt still there (a restart in progress), by name.
+fn earlier_attempt_jobs(seen: &Seen<'_>) -> Option<String> {
+    let attempt = seen.jobset.attempt();
     let old: Vec<&str> =
-        jobs.iter().filter(|j| j.attempt().is_some_and(|a| a < attempt)).map(|j| j.name()).collect();
-    if !old.is_empty() {
-        return Some(format!("it is mid-restart: {} of an earlier attempt still exist", old.join(", ")));
-    }
-    None
+        seen.jobs.iter().filter(|j| j.attempt().is_some_and(|a| a < attempt)).map(|j| j.name()).collect();
+    (!old.is_empty()).then(|| old.join(", "))
 }
 
 /// The members and their batches, from the JobSets selected (each `(jobset, queued)`):
@@ -695,6 +699,17 @@ fn unfinished_step(
             }
             MemberState::Restarting { from } | MemberState::RollbackRestarting { from } => {
                 let mut next = state.clone();
+                if seen.jobset.attempt() == from
+                    && let Some(old) = earlier_attempt_jobs(seen)
+                {
+                    // The controller is still tearing an earlier attempt down (its own
+                    // restart after a failure): the restart waits for it, never stacks.
+                    let why = format!(
+                        "{}/{}: waits for its restart in progress ({old})",
+                        member.namespace, member.name
+                    );
+                    return Some(Step::Wait { why, deadline_secs: None });
+                }
                 if seen.jobset.attempt() > from {
                     next.members[i].state = match member.state {
                         MemberState::Restarting { .. } => MemberState::Restarted,

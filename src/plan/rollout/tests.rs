@@ -315,3 +315,77 @@ fn kueue_s_own_keys_are_not_a_change_and_are_kept_by_patches() {
     let kept = keep_kueue_keys(&with_keys("app:v1", "wl-old"), &with_keys("app:v2", "wl-now"));
     assert_eq!(kept, with_keys("app:v1", "wl-now"));
 }
+
+/// The controller's own restart (after a failure) still tearing an attempt down: our
+/// restart waits for it instead of being refused (or stacked).
+#[test]
+fn a_restart_waits_for_the_controller_s_restart_in_progress() {
+    let spec = spec(0, 5);
+    let mut world = World { jobsets: vec![js("a", "app:v2", 2)], jobs: HashMap::new() };
+    world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::RollbackRestarting { from: 2 };
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("waits for its restart in progress (a-w-0)"), "{why}");
+    world.jobs.clear();
+    assert!(matches!(world.next(&spec, &state, 0), Step::Act { action: Action::Restart { from: 2 }, .. }));
+}
+
+/// `--canary-restart=natural`: the canary waits for its own restart (a failure elsewhere
+/// in its life), then its new attempt is gated like a forced one.
+#[test]
+fn a_natural_canary_waits_for_its_own_restart() {
+    let mut spec = spec(1, 5);
+    spec.canary_restart = RestartMode::Natural;
+    let mut world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Changed;
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("a waits for its natural restart"), "{why}");
+    world.jobsets[0] = js("a", "app:v2", 1);
+    let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(
+        (next.members[0].state.clone(), next.members[0].gated_attempt),
+        (MemberState::Restarted, Some(1))
+    );
+    assert!(!next.members[0].restarted, "not ours: abort --restart leaves it");
+}
+
+/// `--restart=strategy`: a batch's specs take the change and nothing is restarted; with
+/// nothing restarted there is nothing to gate, so the next batch follows.
+#[test]
+fn a_strategy_batch_changes_specs_only() {
+    let mut spec = spec(0, 1);
+    spec.restart = RestartMode::Natural;
+    let world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Changed;
+    let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(next.members[0].state, MemberState::Done);
+    let Step::Journal(next) = world.next(&spec, &next, 0) else { panic!() };
+    assert_eq!(next.batch, 1, "no gate to wait for");
+    assert!(matches!(world.next(&spec, &next, 0), Step::Act { index: 1, action: Action::Patch { .. }, .. }));
+}
+
+/// `--gate succeeded`: ready is not enough; the new attempt must complete.
+#[test]
+fn a_succeeded_gate_waits_for_completion() {
+    let mut spec = spec(0, 5);
+    spec.gate = Gate::Succeeded;
+    let mut world = World { jobsets: vec![js("a", "app:v2", 1)], jobs: HashMap::new() };
+    world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let mut state = state_of(&spec, &refs);
+    state.members[0].state = MemberState::Restarted;
+    state.members[0].gated_attempt = Some(1);
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("not succeeded yet"), "{why}");
+    let mut done = world.jobsets[0].raw.clone();
+    done["status"]["conditions"] = json!([{"type": "Completed", "status": "True"}]);
+    world.jobsets[0] = JobSet::from_raw(done).unwrap();
+    let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
+    assert_eq!(next.phase, Phase::Completed);
+}
