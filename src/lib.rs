@@ -10,8 +10,9 @@
 //!
 //! Orchestration (runs plans; the only code that both decides and sends):
 //! - `commands`: one module per subcommand: observe, plan, execute, render.
-//! - `recorder`: the in-cluster controller that records every JobSet's history and enforces
-//!   the update strategies (Opportunistic, Immediate).
+//! - `recorder`: the in-cluster controller that records every JobSet's history, enforces
+//!   the update strategies (Opportunistic, Immediate) and drives staged fleet rollouts
+//!   (with `commands::rollout::drive`, the same driver `rollout resume` runs).
 //! - `execute`: acting on one JobSet: restarts, handovers, waiting for a restart by watch.
 //! - `observe`: the step below every command and the recorder: load, compare, record.
 //!
@@ -22,7 +23,9 @@
 //!
 //! Pure decisions and models (no I/O, tested without a cluster):
 //! - `plan`: what a write verb will send, or why not (restart, rollback, set image,
-//!   handover, rollout status, writes whose answer was lost, update strategies, admission).
+//!   handover, rollout status, writes whose answer was lost, update strategies, admission,
+//!   changes staged for the next restart, and `plan::rollout`: a staged fleet rollout's
+//!   journal and its next step).
 //! - `diff`: the drift engine: expected Job, normalisation, structural and unified diffs.
 //! - `history`: the revision storage format, numbering and the writes that record it;
 //!   `history::retention` decides what the recorder marks and prunes of deleted JobSets'

@@ -662,7 +662,10 @@ async fn mark_failed(cluster: &Cluster, plan: &RolloutPlan, member: &Member, why
         if let Some(m) = state.members.iter_mut().find(|m| m.uid == member.uid) {
             m.state = match m.state {
                 // Its templates are back; only the restart after them did not happen.
-                MemberState::RollbackRestarting { .. } => MemberState::RolledBack,
+                MemberState::RollbackRestarting { .. } => {
+                    state.message = format!("{}/{} rolled back but {why}", member.namespace, member.name);
+                    MemberState::RolledBack
+                }
                 _ => MemberState::Failed { why: why.clone() },
             };
         }

@@ -700,10 +700,11 @@ fn unfinished_step(
             MemberState::Restarting { from } | MemberState::RollbackRestarting { from } => {
                 let mut next = state.clone();
                 if seen.jobset.attempt() == from
-                    && let Some(old) = earlier_attempt_jobs(seen)
+                    && let Some(old) = crate::plan::restart::restart_in_progress(seen.jobset, seen.jobs)
                 {
-                    // The controller is still tearing an earlier attempt down (its own
-                    // restart after a failure): the restart waits for it, never stacks.
+                    // The controller is still tearing an earlier attempt down or creating
+                    // this one (its own restart after a failure): our restart waits for
+                    // it (it would be refused now), and never stacks on it.
                     let why = format!(
                         "{}/{}: waits for its restart in progress ({old})",
                         member.namespace, member.name

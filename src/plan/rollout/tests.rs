@@ -119,6 +119,7 @@ fn canaries_come_first_then_queued_jobsets_then_the_rest_in_batches() {
 fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
     let spec = spec(1, 5);
     let mut world = World { jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    world.jobs.insert("a".into(), vec![ready_job("a", 0)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let state = state_of(&spec, &refs);
 
@@ -327,8 +328,11 @@ fn a_restart_waits_for_the_controller_s_restart_in_progress() {
     let mut state = state_of(&spec, &refs);
     state.members[0].state = MemberState::RollbackRestarting { from: 2 };
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
-    assert!(why.contains("waits for its restart in progress (a-w-0)"), "{why}");
-    world.jobs.clear();
+    assert!(why.contains("waits for its restart in progress (a-w-0 of an earlier attempt"), "{why}");
+    world.jobs.insert("a".into(), vec![]);
+    let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
+    assert!(why.contains("still being created"), "{why}");
+    world.jobs.insert("a".into(), vec![ready_job("a", 2)]);
     assert!(matches!(world.next(&spec, &state, 0), Step::Act { action: Action::Restart { from: 2 }, .. }));
 }
 
