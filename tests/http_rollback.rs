@@ -331,6 +331,17 @@ mod rollout {
     }
 
     impl Fake {
+        /// A JSON patch of the JobSet, its `test` ops checked as the API server does.
+        fn apply(&mut self, what: &str, request: &Received) -> Reply {
+            self.writes.push((what.into(), request.body.clone()));
+            let patch: json_patch::Patch = serde_json::from_value(request.body.clone()).unwrap();
+            if json_patch::patch(&mut self.jobset, &patch).is_err() {
+                let message = "the server rejected our request due to an error in our request";
+                return Reply::status(422, "Invalid", message);
+            }
+            Reply::ok(self.jobset.clone())
+        }
+
         fn answer(&mut self, request: &Received) -> Reply {
             let path = request.path().to_owned();
             match (request.method.clone(), path.as_str()) {
@@ -365,28 +376,10 @@ mod rollout {
                     Reply::ok(list(vec![job], None))
                 }
                 (Method::PATCH, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train") => {
-                    self.writes.push(("template patch".into(), request.body.clone()));
-                    let patch: json_patch::Patch = serde_json::from_value(request.body.clone()).unwrap();
-                    if json_patch::patch(&mut self.jobset, &patch).is_err() {
-                        return Reply::status(
-                            422,
-                            "Invalid",
-                            "the server rejected our request due to an error in our request",
-                        );
-                    }
-                    Reply::ok(self.jobset.clone())
+                    self.apply("template patch", request)
                 }
                 (Method::PATCH, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets/train/status") => {
-                    self.writes.push(("restart".into(), request.body.clone()));
-                    let patch: json_patch::Patch = serde_json::from_value(request.body.clone()).unwrap();
-                    if json_patch::patch(&mut self.jobset, &patch).is_err() {
-                        return Reply::status(
-                            422,
-                            "Invalid",
-                            "the server rejected our request due to an error in our request",
-                        );
-                    }
-                    Reply::ok(self.jobset.clone())
+                    self.apply("restart", request)
                 }
                 (Method::GET, p) if p.contains("/leases/") => Reply::status(404, "NotFound", "not found"),
                 (Method::GET, p) if p.ends_with("/controllerrevisions") => Reply::ok(list(vec![], None)),

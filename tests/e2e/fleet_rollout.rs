@@ -14,6 +14,7 @@ use std::time::Duration;
 use kube::api::ListParams;
 use serde_json::Value;
 
+use crate::rollout::spawn_plugin;
 use crate::support::*;
 
 const OLD: &str = "busybox:1.36";
@@ -62,15 +63,6 @@ fn spawn_kubelet(namespaces: Vec<Arc<TestNs>>, hold: Option<&'static str>) -> to
             }
             tokio::time::sleep(Duration::from_millis(300)).await;
         }
-    })
-}
-
-fn spawn_plugin(ns: &TestNs, args: &[&str]) -> tokio::task::JoinHandle<PluginOutput> {
-    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-    let namespace = ns.name.clone();
-    tokio::task::spawn_blocking(move || {
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run_plugin(&args, Some(&namespace), &[])
     })
 }
 

@@ -18,7 +18,7 @@ fn image_in_spec(jobset: &Value, rjob: usize) -> String {
 }
 
 /// Runs the plugin in the background (it blocks until the command ends).
-fn spawn_plugin(ns: &TestNs, args: &[&str]) -> tokio::task::JoinHandle<PluginOutput> {
+pub(crate) fn spawn_plugin(ns: &TestNs, args: &[&str]) -> tokio::task::JoinHandle<PluginOutput> {
     let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
     let namespace = ns.name.clone();
     tokio::task::spawn_blocking(move || {
