@@ -12,8 +12,9 @@
 //! - `commands`: one module per subcommand: observe, plan, execute, render.
 //! - `recorder`: the in-cluster controller that records every JobSet's history, enforces
 //!   the update strategies (Opportunistic, Immediate) and drives staged fleet rollouts
-//!   (with `commands::rollout::drive`, the same driver `rollout resume` runs).
-//! - `execute`: acting on one JobSet: restarts, handovers, waiting for a restart by watch.
+//!   (with `execute::rollout`, the same driver `rollout resume` runs).
+//! - `execute`: acting on one JobSet: restarts, handovers, waiting for a restart by watch;
+//!   and driving a staged fleet rollout (`execute::rollout`).
 //! - `observe`: the step below every command and the recorder: load, compare, record.
 //!
 //! I/O:

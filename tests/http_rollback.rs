@@ -292,7 +292,7 @@ mod rollout {
     use std::sync::{Arc, Mutex};
 
     use http::Method;
-    use kubectl_jobset::commands::rollout::{RolloutAction, RolloutPlan, drive};
+    use kubectl_jobset::execute::rollout::{Driver, drive};
     use kubectl_jobset::plan::rollout::{
         BatchSize, Gate, Phase, RestartMode, RolloutSpec, RolloutState, assign_batches,
     };
@@ -419,11 +419,9 @@ mod rollout {
             let fake = fake.clone();
             tokio::spawn(api.serve(move |request| fake.lock().unwrap().answer(request)))
         };
-        let plan = RolloutPlan {
+        let plan = Driver {
             name: Some("r".into()),
             namespace: "ml".into(),
-            action: RolloutAction::Resume { detach: false },
-            format: None,
             requested_by: "test".into(),
             timeout: None,
             history_limit: 10,

@@ -6,6 +6,7 @@ pub mod handover;
 pub mod kueue;
 mod restart;
 mod restart_after;
+pub mod rollout;
 pub mod staged;
 mod wait;
 

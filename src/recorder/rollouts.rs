@@ -17,7 +17,7 @@ use kube::runtime::{WatchStreamExt, watcher};
 use super::run::RecorderPlan;
 use super::state::Shared;
 use crate::cluster::Cluster;
-use crate::commands::rollout::{self, RolloutPlan};
+use crate::execute::rollout::{self, Driver};
 
 pub(super) async fn drive_rollouts(shared: &Shared<'_>, cluster: &Cluster, plan: &RecorderPlan) {
     let api: Api<ConfigMap> = match &plan.namespace {
@@ -54,7 +54,7 @@ pub(super) async fn drive_rollouts(shared: &Shared<'_>, cluster: &Cluster, plan:
             }
             _ = tick.tick() => {}
             Some((rollout, outcome)) = running.next(), if !running.is_empty() => {
-                let rollout: RolloutPlan = rollout;
+                let rollout: Driver = rollout;
                 let key = (rollout.namespace.clone(), rollout.name.clone().unwrap_or_default());
                 driving.remove(&key);
                 if let Err(e) = outcome {
@@ -74,7 +74,7 @@ pub(super) async fn drive_rollouts(shared: &Shared<'_>, cluster: &Cluster, plan:
             driving.insert(key.clone());
             let (namespace, name) = key.clone();
             shared.say(&format!("rollout {namespace}/{name}: driving it"));
-            let rollout = RolloutPlan::to_drive(name, namespace, plan.history_limit);
+            let rollout = Driver::for_recorder(name, namespace, plan.history_limit);
             running.push(async move {
                 let mut log = Said { shared, line: Vec::new() };
                 let mut quiet = Vec::new();
