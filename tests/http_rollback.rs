@@ -293,9 +293,7 @@ mod rollout {
 
     use http::Method;
     use kubectl_jobset::execute::rollout::{Driver, drive};
-    use kubectl_jobset::plan::rollout::{
-        BatchSize, Gate, Phase, RestartMode, RolloutSpec, RolloutState, assign_batches,
-    };
+    use kubectl_jobset::plan::rollout::{BatchSize, Gate, RestartMode, RolloutSpec, RolloutState};
     use serde_json::{Value, json};
 
     use super::api_server::{self, Received, Reply, list};
@@ -400,16 +398,7 @@ mod rollout {
         jobset["metadata"]["labels"] = json!({});
         let spec = spec();
         let js = kubectl_jobset::model::jobset::JobSet::from_raw(jobset.clone()).unwrap();
-        let (members, batches) = assign_batches(&spec, &[&js]);
-        let state = RolloutState {
-            phase: Phase::Progressing,
-            message: String::new(),
-            batch: 0,
-            batches,
-            healthy_since: None,
-            restart_on_abort: false,
-            members,
-        };
+        let state = RolloutState::started(&spec, &[&js]);
         let journal = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "kubectl-jobset-rollout-r", "namespace": "ml", "resourceVersion": "1",
                 "labels": {"kubectl-jobset.io/rollout": "r"}},

@@ -177,16 +177,7 @@ async fn start(
         }
     }
     let jobsets: Vec<&JobSet> = fleet.jobsets.iter().collect();
-    let (members, batches) = rollout::assign_batches(spec, &jobsets);
-    let state = RolloutState {
-        phase: Phase::Progressing,
-        message: "started".into(),
-        batch: 0,
-        batches,
-        healthy_since: None,
-        restart_on_abort: false,
-        members,
-    };
+    let state = RolloutState::started(spec, &jobsets);
     write_plan(out, name, spec, &state)?;
     if let Some(confirm) = confirm
         && !confirm(&format!("Start rollout {name} over {} JobSets? [y/N] ", state.members.len()))?

@@ -349,6 +349,22 @@ pub fn assign_batches(spec: &RolloutSpec, jobsets: &[&JobSet]) -> (Vec<Member>, 
     (members, batches)
 }
 
+impl RolloutState {
+    /// A rollout as `start` writes it: progressing at its first batch, every member pending.
+    pub fn started(spec: &RolloutSpec, jobsets: &[&JobSet]) -> RolloutState {
+        let (members, batches) = assign_batches(spec, jobsets);
+        RolloutState {
+            phase: Phase::Progressing,
+            message: "started".into(),
+            batch: 0,
+            batches,
+            healthy_since: None,
+            restart_on_abort: false,
+            members,
+        }
+    }
+}
+
 /// The next step of a rollout, given what was read.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {

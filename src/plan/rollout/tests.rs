@@ -43,19 +43,6 @@ fn ready_job(jobset: &str, attempt: i32) -> ChildJob {
         .build()
 }
 
-fn state_of(spec: &RolloutSpec, jobsets: &[&JobSet]) -> RolloutState {
-    let (members, batches) = assign_batches(spec, jobsets);
-    RolloutState {
-        phase: Phase::Progressing,
-        message: String::new(),
-        batch: 0,
-        batches,
-        healthy_since: None,
-        restart_on_abort: false,
-        members,
-    }
-}
-
 struct World {
     jobsets: Vec<JobSet>,
     jobs: HashMap<String, Vec<ChildJob>>,
@@ -121,7 +108,7 @@ fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
     let mut world = World { jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
     world.jobs.insert("a".into(), vec![ready_job("a", 0)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let state = state_of(&spec, &refs);
+    let state = RolloutState::started(&spec, &refs);
 
     // 1. The canary's intent: its templates before and after, then the patch.
     let step = world.next(&spec, &state, 0);
@@ -176,7 +163,7 @@ fn a_failure_during_the_gate_stops_the_rollout_and_abort_puts_the_templates_back
     let spec = spec(1, 5);
     let mut world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v1", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     let canary = &mut state.members[0];
     canary.state = MemberState::Restarted;
     canary.before = Some(templates_of(&js("a", "app:v1", 0)));
@@ -222,7 +209,7 @@ fn someone_else_s_edit_is_never_overwritten() {
     let spec = spec(0, 5);
     let world = World { jobsets: vec![js("a", "app:v9", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changing;
     state.members[0].before = Some(templates_of(&js("a", "app:v1", 0)));
     state.members[0].after = Some(templates_of(&js("a", "app:v2", 0)));
@@ -244,7 +231,7 @@ fn never_finished_and_deleted_jobsets_are_skipped_or_reported() {
     let never = JobSet::from_raw(never.raw.clone()).unwrap();
     let mut world = World { jobsets: vec![never, js("gone", "app:v1", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let state = state_of(&spec, &refs);
+    let state = RolloutState::started(&spec, &refs);
     world.jobsets.retain(|j| j.name() != "gone");
     let Step::Journal(state) = world.next(&spec, &state, 0) else { panic!() };
     assert_eq!(state.members[0].name, "gone");
@@ -262,7 +249,7 @@ fn no_more_than_max_restarting_restart_at_once() {
     spec.max_restarting = 1;
     let world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v2", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Restarted;
     state.members[0].gated_attempt = Some(1);
     state.members[1].state = MemberState::Changed;
@@ -274,7 +261,7 @@ fn no_more_than_max_restarting_restart_at_once() {
 fn the_journal_round_trips_through_json() {
     let spec = spec(1, 2);
     let a = js("a", "app:v1", 0);
-    let state = state_of(&spec, &[&a]);
+    let state = RolloutState::started(&spec, &[&a]);
     let text = serde_json::to_string(&state).unwrap();
     assert_eq!(serde_json::from_str::<RolloutState>(&text).unwrap(), state);
     let text = serde_json::to_string(&spec).unwrap();
@@ -291,7 +278,7 @@ fn a_jobset_queued_again_waits_for_admission_and_one_queued_before_does_not() {
     let suspended = JobSet::from_raw(suspended.raw.clone()).unwrap();
     let world = World { jobsets: vec![suspended], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Restarted;
     state.members[0].gated_attempt = Some(1);
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
@@ -325,7 +312,7 @@ fn a_restart_waits_for_the_controller_s_restart_in_progress() {
     let mut world = World { jobsets: vec![js("a", "app:v2", 2)], jobs: HashMap::new() };
     world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::RollbackRestarting { from: 2 };
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
     assert!(why.contains("waits for its restart in progress (a-w-0 of an earlier attempt"), "{why}");
@@ -344,7 +331,7 @@ fn a_natural_canary_waits_for_its_own_restart() {
     spec.canary_restart = RestartMode::Natural;
     let mut world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changed;
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
     assert!(why.contains("a waits for its natural restart"), "{why}");
@@ -365,7 +352,7 @@ fn a_strategy_batch_changes_specs_only() {
     spec.restart = RestartMode::Natural;
     let world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changed;
     let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
     assert_eq!(next.members[0].state, MemberState::Done);
@@ -382,7 +369,7 @@ fn a_succeeded_gate_waits_for_completion() {
     let mut world = World { jobsets: vec![js("a", "app:v2", 1)], jobs: HashMap::new() };
     world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
-    let mut state = state_of(&spec, &refs);
+    let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Restarted;
     state.members[0].gated_attempt = Some(1);
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
