@@ -210,6 +210,7 @@ mod restage {
             resource_version: "41".into(),
             generation: 1,
             superseded: vec![("train-staged-0".into(), "7".into())],
+            held_for: None,
         }
     }
 

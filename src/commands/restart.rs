@@ -91,7 +91,7 @@ pub async fn run(
                 Some(Outcome::Skipped(crate::model::jobset::managed_elsewhere_words(manager)))
             }
             // A staged change is what this restart is for: it is applied first.
-            _ if plan.if_outdated && !d.has_drift() && fleet.staged_of(js).is_none() => {
+            _ if plan.if_outdated && !d.has_drift() && fleet.staged_for_restart(js).is_none() => {
                 Some(Outcome::Skipped("no template drift".into()))
             }
             _ => None,
@@ -213,8 +213,23 @@ async fn restart_all(
             .map(|(i, (jobset, skip))| async move {
                 let mut said = Vec::new();
                 let jobs = fleet.jobs_of(jobset);
-                let staged =
-                    fleet.staged_of(jobset).filter(|_| options.job.is_none() && dry_run == DryRun::None);
+                let staged = fleet
+                    .staged_for_restart(jobset)
+                    .filter(|_| options.job.is_none() && dry_run == DryRun::None);
+                if skip.is_none()
+                    && let Some(held) =
+                        fleet.staged_of(jobset).and_then(|s| Some((s, s.held_for.as_deref()?)))
+                {
+                    // The restart runs the spec's templates; the held change waits for its batch.
+                    let (revision, rollout) = held;
+                    let _ = writeln!(
+                        said,
+                        "jobset {}/{}: restarted on its spec; {}",
+                        jobset.namespace(),
+                        jobset.name(),
+                        crate::plan::staged::held_words(&revision.name, "", rollout)
+                    );
+                }
                 let outcome = match (skip, staged) {
                     (Some(instead), _) => instead,
                     (None, Some(staged)) => {

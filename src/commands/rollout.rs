@@ -300,8 +300,12 @@ fn status_text(journal: &Journal, fleet: &fleet::Fleet) -> String {
         .iter()
         .map(|m| {
             let live = fleet.jobsets.iter().find(|js| js.uid() == m.uid);
-            let why = match &m.state {
-                MemberState::Skipped { why } | MemberState::Failed { why } => why.clone(),
+            let held = live.and_then(|js| fleet.staged_of(js)).filter(|s| journal.holds(s));
+            let why = match (&m.state, held) {
+                (MemberState::Skipped { why } | MemberState::Failed { why }, _) => why.clone(),
+                (MemberState::Pending, Some(held)) => {
+                    format!("change held in controllerrevision {}", held.name)
+                }
                 _ => String::new(),
             };
             vec![

@@ -273,6 +273,9 @@ async fn stage_all(
     let mut planned = Vec::new();
     for jobset in &fleet.jobsets {
         let staged = fleet.staged_of(jobset);
+        if let Some(why) = crate::plan::staged::held_refusal(staged) {
+            return Err(refused(jobset, why));
+        }
         let base = match staged {
             Some(s) => crate::plan::staged::with_templates(jobset, &s.templates),
             None => jobset.clone(),

@@ -89,10 +89,11 @@ pub fn model(
         header.push(("Kueue", kueue.words()));
     }
     if let Some(staged) = &drift.staged {
-        header.push((
-            "Staged",
-            format!("controllerrevision {} (applied at the next restart)", staged.revision),
-        ));
+        let when = match &staged.held_for {
+            Some(rollout) => format!("held for rollout {rollout} until its batch"),
+            None => "applied at the next restart".into(),
+        };
+        header.push(("Staged", format!("controllerrevision {} ({when})", staged.revision)));
     }
     let outdated: Vec<&str> = drift
         .replicated_jobs

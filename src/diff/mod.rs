@@ -79,6 +79,9 @@ pub struct StagedChange {
     pub cause: Option<String>,
     /// The replicatedJobs whose template it changes.
     pub replicated_jobs: Vec<String>,
+    /// The rollout (`NAMESPACE/NAME`) that holds it for a later batch: no restart applies it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_for: Option<String>,
     /// `(replicatedJob, spec template, staged template)` for each of them.
     #[serde(skip)]
     pub edits: Vec<(String, Value, Value)>,

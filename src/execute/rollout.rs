@@ -109,6 +109,16 @@ impl Journal {
         Ok(configmap)
     }
 
+    /// Who holds a change for a later batch: `NAMESPACE/ROLLOUT`, as held revisions say.
+    pub fn holder(&self) -> String {
+        format!("{}/{}", self.configmap.metadata.namespace.as_deref().unwrap_or_default(), self.name())
+    }
+
+    /// Whether `staged` is a change this rollout holds.
+    pub fn holds(&self, staged: &crate::plan::staged::Staged) -> bool {
+        staged.held_for.as_deref() == Some(self.holder().as_str())
+    }
+
     pub fn document(&self) -> Value {
         json!({
             "apiVersion": "kubectl-jobset.io/v1alpha1",
@@ -192,11 +202,11 @@ pub async fn set_phase(
 /// What the driver reads each time: the journal and the members' JobSets and Jobs.
 pub async fn look(cluster: &Cluster, plan: &Driver) -> Result<(Journal, fleet::Fleet)> {
     let journal = read(cluster, plan).await?;
-    let selection = scope(&journal.spec);
-    let fleet = match journal.spec.to_revision {
-        Some(_) => fleet::load_with_history(cluster, &selection).await?,
-        None => fleet::load(cluster, &selection).await?,
-    };
+    // With the revisions: the changes held for members, and `--to-revision`'s targets.
+    let fleet = fleet::load_with_history(cluster, &scope(&journal.spec)).await?;
+    if let Some(e) = fleet.history_error.as_ref().filter(|_| journal.spec.to_revision.is_some()) {
+        return Err(Error::Usage(format!("the JobSets' history cannot be read for --to-revision: {e}")));
+    }
     Ok((journal, fleet))
 }
 
@@ -226,13 +236,23 @@ pub async fn drive(
         let revisions = revisions_numbered(&mut fleet, journal.spec.to_revision);
         report(out, &name, &journal.spec, last_state.as_ref(), &journal.state)?;
         last_state = Some(journal.state.clone());
+        let ours = journal.holder();
         let seen: HashMap<&str, Seen<'_>> = fleet
             .jobsets
             .iter()
             .map(|js| {
                 let admitted = fleet.kueue_of(js).is_some_and(|k| k.is_admitted());
                 let revision = revisions.get(js.uid()).cloned();
-                (js.uid(), Seen { jobset: js, jobs: fleet.jobs_of(js), admitted, revision })
+                let staged = fleet.staged_of(js);
+                let seen = Seen {
+                    jobset: js,
+                    jobs: fleet.jobs_of(js),
+                    admitted,
+                    revision,
+                    held: staged.filter(|s| journal.holds(s)),
+                    staged_elsewhere: staged.filter(|s| !journal.holds(s)),
+                };
+                (js.uid(), seen)
             })
             .collect();
         let now = jiff::Timestamp::now();
@@ -246,6 +266,35 @@ pub async fn drive(
         match step {
             Step::Journal(state) => {
                 write_state(cluster, plan, &journal, &state).await?;
+            }
+            Step::Hold { state, hold, release } => {
+                // Marked first: a hold is tried once (the batch plans again without it).
+                if write_state(cluster, plan, &journal, &state).await?.is_none() {
+                    continue;
+                }
+                let members = &state.members;
+                let holds = hold.iter().filter_map(|(i, templates)| {
+                    let seen = seen.get(members[*i].uid.as_str())?;
+                    Some(hold_change(cluster, seen.jobset, templates, &journal.spec.cause, &ours))
+                });
+                let releases = release.iter().filter_map(|i| {
+                    let held = seen.get(members[*i].uid.as_str())?.held?;
+                    Some(release_held(cluster, &members[*i].namespace, held))
+                });
+                let held: Vec<Result<bool>> =
+                    futures::stream::iter(holds).buffer_unordered(IN_FLIGHT).collect().await;
+                let released: Vec<Result<()>> =
+                    futures::stream::iter(releases).buffer_unordered(IN_FLIGHT).collect().await;
+                released.into_iter().collect::<Result<Vec<()>>>()?;
+                let made = held.into_iter().collect::<Result<Vec<bool>>>()?;
+                if made.iter().any(|m| *m) {
+                    let count = made.iter().filter(|m| **m).count();
+                    writeln!(
+                        out,
+                        "{SUBJECT}/{name}: holding the change for {count} JobSets of later batches"
+                    )?;
+                }
+                steps(("hold", "done"));
             }
             Step::Act { state, index, action } => {
                 // The intent first: if this write loses, someone else drives; look again.
@@ -290,6 +339,37 @@ pub async fn drive(
                 };
             }
         }
+    }
+}
+
+/// Holds and releases made at once.
+const IN_FLIGHT: usize = 8;
+
+/// Creates the revision that holds `templates` for `jobset` until its batch; false when
+/// one is there already (another driver made it, or a revision of that name is in the
+/// way: the batch then plans the change again).
+async fn hold_change(
+    cluster: &Cluster,
+    jobset: &JobSet,
+    templates: &crate::history::Templates,
+    cause: &str,
+    rollout: &str,
+) -> Result<bool> {
+    let revision = crate::plan::staged::held_revision(jobset, templates, cause, rollout);
+    match cluster.create_revision(jobset.namespace(), &revision).await {
+        Ok(_) => Ok(true),
+        Err(Error::Conflict { .. }) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Removes a held revision no member waits on (guarded by its resourceVersion: gone
+/// already, or changed since it was read, is left to the next look).
+async fn release_held(cluster: &Cluster, namespace: &str, held: &crate::plan::staged::Staged) -> Result<()> {
+    match cluster.delete_revision_if_unchanged(namespace, &held.name, &held.resource_version).await {
+        Ok(()) | Err(Error::NotFound { .. }) => Ok(()),
+        Err(e) if is_precondition_failure(&e) => Ok(()),
+        Err(e) => Err(e),
     }
 }
 

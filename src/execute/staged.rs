@@ -29,6 +29,13 @@ pub async fn stage(
     existing: Option<&Staged>,
 ) -> Result<bool> {
     let ns = jobset.namespace();
+    if let Some(why) = staged::held_refusal(existing) {
+        return Err(Error::Refused {
+            what: format!("{RESOURCE_NAME}/{}", jobset.name()),
+            verb: "changed",
+            why,
+        });
+    }
     if same_templates_in_order(&templates_of(jobset), templates) {
         if let Some(old) = existing {
             cluster.delete_revision_if_unchanged(ns, &old.name, &old.resource_version).await?;

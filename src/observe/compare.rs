@@ -148,6 +148,7 @@ fn staged_change(jobset: &JobSet, staged: &crate::plan::staged::Staged) -> Optio
         revision: staged.name.clone(),
         cause: staged.cause.clone(),
         replicated_jobs: edits.iter().map(|(n, _, _)| n.clone()).collect(),
+        held_for: staged.held_for.clone(),
         edits,
     })
 }

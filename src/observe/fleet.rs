@@ -88,9 +88,15 @@ impl Fleet {
         self
     }
 
-    /// The change staged for the JobSet's next restart, if any.
+    /// The change staged for the JobSet, if any: for its next restart, or held by a
+    /// rollout for a later batch.
     pub fn staged_of(&self, jobset: &JobSet) -> Option<&Staged> {
         self.staged_by_owner.get(jobset.uid())
+    }
+
+    /// The change the JobSet's next restart applies, if any (not one a rollout holds).
+    pub fn staged_for_restart(&self, jobset: &JobSet) -> Option<&Staged> {
+        self.staged_of(jobset).filter(|s| s.applies_at_restart())
     }
 
     /// Kueue's view of a JobSet of the fleet (its queue label, or a Workload it owns).

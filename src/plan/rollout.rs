@@ -19,6 +19,7 @@ use crate::history::{Templates, same_templates_in_order, templates_of};
 use crate::model::jobset::{ChildJob, JobSet};
 use crate::model::startup::{Goal, Standing, judge};
 use crate::plan::set::Setting;
+use crate::plan::staged::Staged;
 
 /// Label on a rollout's journal ConfigMap (its value: the rollout's name).
 pub const LABEL: &str = "kubectl-jobset.io/rollout";
@@ -170,6 +171,11 @@ pub struct Member {
     /// (nothing runs until admission), so it passes once the new attempt exists.
     #[serde(default)]
     pub was_queued: bool,
+    /// Its change was held for it (a staged revision no restart applies) while it waited
+    /// for its batch: tried once; the batch plans the change again if that revision is
+    /// gone or stale.
+    #[serde(default)]
+    pub held: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -293,9 +299,77 @@ pub fn skip_reason(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String> {
     }
     // Mid-restart: Jobs of an earlier attempt are still being torn down. (An attempt whose
     // Jobs are still being created is not: startupPolicy may hold them back for long.)
-    let seen = Seen { jobset, jobs, admitted: false, revision: None };
+    let seen = Seen { jobset, jobs, admitted: false, revision: None, held: None, staged_elsewhere: None };
     earlier_attempt_jobs(&seen)
         .map(|old| format!("it is mid-restart: {old} of an earlier attempt still exist"))
+}
+
+/// Why a member with a change staged by someone else is left out: the rollout would
+/// change the spec under it.
+fn staged_elsewhere_reason(seen: &Seen<'_>) -> Option<String> {
+    let staged = seen.staged_elsewhere?;
+    Some(match &staged.held_for {
+        Some(rollout) => {
+            format!("rollout {rollout} holds a change for it (controllerrevision {})", staged.name)
+        }
+        None => format!(
+            "a change is staged for its next restart (controllerrevision {}): `restart` applies it, or delete \
+             that revision to drop it",
+            staged.name
+        ),
+    })
+}
+
+/// The templates a member's change gives it: the change held for it, when the spec is
+/// still the one it was held on (the pending revision is what goes in), else planned on
+/// the spec as read.
+fn target_of(spec: &RolloutSpec, settings: &[Setting], seen: &Seen<'_>) -> Result<Templates, String> {
+    let before = templates_of(seen.jobset);
+    if let Some(held) = seen.held.filter(|h| h.base == crate::history::hash(&before)) {
+        return Ok(held.templates.clone());
+    }
+    match spec.to_revision {
+        Some(n) => seen
+            .revision
+            .clone()
+            .ok_or_else(|| format!("it has no revision {n} (`history` lists its revisions)")),
+        None => changed_templates(seen.jobset, settings),
+    }
+}
+
+/// Holds the change for the members of later batches that wait (so the pending revision
+/// is in the cluster, where `diff` and `status` show it, and no restart applies it), and
+/// lets go of the held revisions no member waits on any more.
+fn hold_step(
+    spec: &RolloutSpec,
+    settings: &[Setting],
+    state: &RolloutState,
+    seen: &HashMap<&str, Seen<'_>>,
+) -> Option<Step> {
+    let over = matches!(state.phase, Phase::Aborting | Phase::Aborted | Phase::Completed);
+    let mut next = state.clone();
+    let (mut hold, mut release) = (Vec::new(), Vec::new());
+    for (i, member) in state.members.iter().enumerate() {
+        let Some(seen) = seen.get(member.uid.as_str()) else { continue };
+        let waiting = member.state == MemberState::Pending;
+        if seen.held.is_some() && (over || !waiting) {
+            release.push(i);
+        }
+        let later = member.batch > state.batch;
+        if state.phase != Phase::Progressing || !waiting || !later || member.held || seen.held.is_some() {
+            continue;
+        }
+        if skip_reason(seen.jobset, seen.jobs).or_else(|| staged_elsewhere_reason(seen)).is_some() {
+            continue;
+        }
+        if let Ok(after) = target_of(spec, settings, seen)
+            && !same_templates_in_order(&templates_of(seen.jobset), &after)
+        {
+            next.members[i].held = true;
+            hold.push((i, after));
+        }
+    }
+    (!hold.is_empty() || !release.is_empty()).then_some(Step::Hold { state: next, hold, release })
 }
 
 /// The Jobs of an earlier attempt still there (a restart in progress), by name.
@@ -341,6 +415,7 @@ pub fn assign_batches(spec: &RolloutSpec, jobsets: &[&JobSet]) -> (Vec<Member>, 
         gated_attempt: None,
         restarted: false,
         was_queued: false,
+        held: false,
     };
     let mut members: Vec<Member> = canaries.iter().map(|js| member(js, 0)).collect();
     members.extend(rest.iter().enumerate().map(|(i, js)| member(js, first + i / size)));
@@ -372,6 +447,11 @@ pub enum Step {
     Journal(RolloutState),
     /// Write this state (the intent), then make member `index`'s step it names.
     Act { state: RolloutState, index: usize, action: Action },
+    /// Write this state (the members it marks `held`), then stage the change, held for this
+    /// rollout, for each member of `hold` (a staged revision no restart applies: its
+    /// pending revision, out of the spec, which `diff` and `status` show), and remove the
+    /// held revisions of `release` (their batch took the change, or the rollout is over).
+    Hold { state: RolloutState, hold: Vec<(usize, Templates)>, release: Vec<usize> },
     /// Nothing to do until something changes, or until `deadline_secs` from now.
     Wait { why: String, deadline_secs: Option<u64> },
     /// Done (Completed or Aborted), or stopped (Paused, Failed).
@@ -396,6 +476,10 @@ pub struct Seen<'a> {
     pub admitted: bool,
     /// With `--to-revision N`: the templates of its revision N, if it has one.
     pub revision: Option<Templates>,
+    /// The change this rollout holds for it, if it holds one.
+    pub held: Option<&'a Staged>,
+    /// A change staged for it otherwise: for its next restart, or held by another rollout.
+    pub staged_elsewhere: Option<&'a Staged>,
 }
 
 /// Decides the next step. `seen` maps a member's uid to what was read of it (absent:
@@ -409,6 +493,9 @@ pub fn next(
     elapsed_since: &dyn Fn(&str) -> u64,
 ) -> Step {
     if let Some(step) = unfinished_step(spec, settings, state, seen) {
+        return step;
+    }
+    if let Some(step) = hold_step(spec, settings, state, seen) {
         return step;
     }
     match state.phase {
@@ -441,18 +528,12 @@ pub fn next(
             continue;
         }
         let mut next = state.clone();
-        if let Some(why) = skip_reason(seen.jobset, seen.jobs) {
+        if let Some(why) = skip_reason(seen.jobset, seen.jobs).or_else(|| staged_elsewhere_reason(seen)) {
             next.members[i].state = MemberState::Skipped { why };
             return Step::Journal(next);
         }
         let before = templates_of(seen.jobset);
-        let target = match spec.to_revision {
-            Some(n) => seen
-                .revision
-                .clone()
-                .ok_or_else(|| format!("it has no revision {n} (`history` lists its revisions)")),
-            None => changed_templates(seen.jobset, settings),
-        };
+        let target = target_of(spec, settings, seen);
         match target {
             Err(why) => {
                 next.members[i].state = MemberState::Skipped { why };
@@ -696,8 +777,9 @@ fn unfinished_step(
                 let mut next = state.clone();
                 // Applied: the spec is what the rollout wrote, or the change changes it no
                 // more (whatever else moved in it meanwhile, such as Kueue's restore).
-                let applied =
-                    changed_templates(seen.jobset, settings).is_ok_and(|t| same_but_kueue(&t, &spec_now));
+                // (A revision to go back to is no change to apply again: only `after` tells.)
+                let applied = spec.to_revision.is_none()
+                    && changed_templates(seen.jobset, settings).is_ok_and(|t| same_but_kueue(&t, &spec_now));
                 if applied || same_but_kueue(&spec_now, &after) {
                     next.members[i].state = MemberState::Changed;
                     return Some(Step::Journal(next));

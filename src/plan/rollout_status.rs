@@ -108,7 +108,7 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
             true,
         );
     }
-    if let Some(staged) = &drift.staged {
+    if let Some(staged) = drift.staged.as_ref().filter(|s| s.held_for.is_none()) {
         return waiting(
             format!(
                 "a change is staged for the next restart (controllerrevision {}); `{}` applies it now",
@@ -118,9 +118,16 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
             true,
         );
     }
+    // A change a staged rollout holds is not this JobSet's rollout yet: said, not waited for.
+    let held = match drift.staged.as_ref().and_then(|s| Some((s, s.held_for.as_deref()?))) {
+        Some((staged, rollout)) => {
+            format!("; {}", crate::plan::staged::held_words(&staged.revision, "", rollout))
+        }
+        None => String::new(),
+    };
     match reached {
         Ok(reached) => Verdict::Done(format!(
-            "jobset {name:?} successfully rolled out (attempt {attempt}: {}){}",
+            "jobset {name:?} successfully rolled out (attempt {attempt}: {}){}{held}",
             ready_count(&reached),
             blocked_suffix(&reached)
         )),

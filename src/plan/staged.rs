@@ -35,6 +35,9 @@ pub const BASE_ANNOTATION: &str = "kubectl-jobset.io/staged-on";
 pub const ATTEMPT_ANNOTATION: &str = "kubectl-jobset.io/staged-at-attempt";
 /// Annotation: set while it is applied: the attempt its restart starts from.
 pub const APPLYING_ANNOTATION: &str = "kubectl-jobset.io/restart-from-attempt";
+/// Annotation on a change a staged rollout holds for a later batch (`NAMESPACE/ROLLOUT`):
+/// no restart applies it; the rollout moves it into the spec when the batch comes.
+pub const HELD_ANNOTATION: &str = "kubectl-jobset.io/held-for-rollout";
 
 /// A change waiting for the JobSet's next restart.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +58,15 @@ pub struct Staged {
     /// Older staged revisions of the JobSet a failed cleanup left behind (name and
     /// resourceVersion): never applied, deleted with the next stage or apply.
     pub superseded: Vec<(String, String)>,
+    /// The rollout (`NAMESPACE/NAME`) that holds it for a later batch, if one does.
+    pub held_for: Option<String>,
+}
+
+impl Staged {
+    /// Whether a restart applies it: a change a rollout holds waits for its batch instead.
+    pub fn applies_at_restart(&self) -> bool {
+        self.held_for.is_none()
+    }
 }
 
 /// The revision name for a JobSet's staged change of `generation` (the first one keeps
@@ -112,6 +124,7 @@ pub fn parse(revision: &ControllerRevision, owner_uid: &str) -> Option<Staged> {
         resource_version: meta.resource_version.clone().unwrap_or_default(),
         generation: revision.revision,
         superseded: Vec::new(),
+        held_for: text(HELD_ANNOTATION),
     })
 }
 
@@ -148,6 +161,22 @@ pub fn revision(jobset: &JobSet, templates: &Templates, cause: &str, generation:
         // Staged changes are not numbered history: the number orders them instead.
         revision: generation,
     }
+}
+
+/// The revision that holds `templates` for `jobset` for rollout `rollout`
+/// (`NAMESPACE/NAME`) until its batch: a staged change no restart applies.
+pub fn held_revision(
+    jobset: &JobSet,
+    templates: &Templates,
+    cause: &str,
+    rollout: &str,
+) -> ControllerRevision {
+    let mut held = revision(jobset, templates, cause, 1);
+    held.metadata
+        .annotations
+        .get_or_insert_with(BTreeMap::new)
+        .insert(HELD_ANNOTATION.into(), rollout.into());
+    held
 }
 
 /// What the next step of applying a staged change is, given the JobSet as read.
@@ -232,6 +261,9 @@ pub fn with_templates(jobset: &JobSet, templates: &Templates) -> JobSet {
 /// When a staged change is applied, in words.
 pub fn words(staged: &Staged, recorder_running: bool) -> String {
     let cause = staged.cause.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+    if let Some(rollout) = &staged.held_for {
+        return held_words(&staged.name, &cause, rollout);
+    }
     let natural = if recorder_running {
         "the recorder applies it at a natural restart"
     } else {
@@ -241,6 +273,30 @@ pub fn words(staged: &Staged, recorder_running: bool) -> String {
         "a change is staged for the next restart in controllerrevision {}{cause}: `restart` applies it now; \
          {natural}",
         staged.name
+    )
+}
+
+/// Why no change can be staged on top of `existing`: a rollout holds it for a batch.
+pub fn held_refusal(existing: Option<&Staged>) -> Option<String> {
+    let existing = existing?;
+    let rollout = existing.held_for.as_deref()?;
+    let (namespace, name) = rollout.split_once('/').unwrap_or(("", rollout));
+    Some(format!(
+        "rollout {name} (namespace {namespace}) holds a change for it (controllerrevision {}), to apply \
+         when its batch comes; stage nothing on top of it: wait for the rollout, or `{}` first",
+        existing.name,
+        crate::hint::kubectl_jobset(&format!("rollout abort {name}"), namespace)
+    ))
+}
+
+/// A held change in words: where it is, and that no restart applies it.
+pub fn held_words(revision: &str, cause: &str, rollout: &str) -> String {
+    let (namespace, name) = rollout.split_once('/').unwrap_or(("", rollout));
+    format!(
+        "rollout {name} (namespace {namespace}) holds a change for a later batch in controllerrevision \
+         {revision}{cause}: it reaches the spec when the rollout reaches this JobSet, and no restart applies \
+         it before that (`{}` shows it)",
+        crate::hint::kubectl_jobset(&format!("rollout status {name}"), namespace)
     )
 }
 
@@ -261,6 +317,7 @@ mod tests {
             resource_version: format!("rv-{name}"),
             generation,
             superseded: superseded.iter().map(|s| (s.to_string(), format!("rv-{s}"))).collect(),
+            held_for: None,
         }
     }
 
@@ -317,6 +374,22 @@ mod tests {
         assert!(parse(&stored, "another-uid").is_none(), "another JobSet's is not ours");
         // History never reads it as a revision of its own.
         assert!(history::parse(&stored, "u1").is_err());
+    }
+
+    #[test]
+    fn a_held_change_reads_back_as_held_and_no_restart_applies_it() {
+        let base = jobset("app:v1", 0);
+        let stored = held_revision(&base, &templates_of(&jobset("app:v2", 0)), "rollout r", "ops/r");
+        assert_eq!(stored.metadata.name.as_deref(), Some("train-staged"));
+        let held = parse(&stored, "u1").unwrap();
+        assert_eq!(held.held_for.as_deref(), Some("ops/r"));
+        assert!(!held.applies_at_restart());
+        assert!(staged_on(&base, "app:v2").applies_at_restart());
+        let said = words(&held, true);
+        assert!(
+            said.contains("rollout r (namespace ops)") && said.contains("no restart applies it"),
+            "{said}"
+        );
     }
 
     #[test]

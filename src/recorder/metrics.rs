@@ -71,7 +71,7 @@ impl Metrics {
         *m.entry((strategy.to_owned(), action, outcome)).or_insert(0) += 1;
     }
 
-    /// Counts one step of a rollout the recorder drives: `patch` or `restart`, and how it
+    /// Counts one step of a rollout the recorder drives: `hold`, `patch` or `restart`, and how it
     /// ended (`done`, `already`, `lost`, `failed`).
     pub fn count_rollout_step(&self, action: &'static str, outcome: &'static str) {
         let mut m = self.rollout_steps.lock().unwrap_or_else(|e| e.into_inner());

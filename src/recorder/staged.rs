@@ -28,10 +28,11 @@ const IN_FLIGHT: usize = 4;
 const RETRY: Duration = Duration::from_secs(2);
 
 /// Whether the worker should hand `jobset` over: a change is staged for it and it has
-/// restarted since (or applying it began and did not finish).
+/// restarted since (or applying it began and did not finish). A change a rollout holds
+/// is the rollout's to apply.
 pub(super) fn due(fleet: &Fleet, jobset: &JobSet) -> bool {
     fleet
-        .staged_of(jobset)
+        .staged_for_restart(jobset)
         .is_some_and(|s| s.restart_from.is_some() || jobset.attempt() > s.staged_at_attempt)
 }
 
@@ -72,7 +73,7 @@ async fn apply_one(shared: &Shared<'_>, cluster: &Cluster, key: &Key) {
         .collect();
     let fleet = Fleet::new(vec![(*jobset).clone()], jobs, vec![]).with_revisions(revisions);
     let jobset = &fleet.jobsets[0];
-    let Some(staged) = fleet.staged_of(jobset) else { return };
+    let Some(staged) = fleet.staged_for_restart(jobset) else { return };
     let admitted = crate::model::kueue::Kueue::of(jobset, &[]).is_some_and(|k| k.is_admitted());
     let options = RestartOptions {
         reason: Some(format!("apply the change staged in controllerrevision {}", staged.name)),

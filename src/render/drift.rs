@@ -26,13 +26,18 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
         }
         if let Some(staged) = &d.staged {
             let cause = staged.cause.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-            writeln!(
-                out,
-                "  staged for the next restart in controllerrevision {}{cause}: `{}` applies it now, and the \
-                 recorder at a natural restart",
-                staged.revision,
-                crate::hint::kubectl_jobset(&format!("restart {}", d.name), &d.namespace)
-            )?;
+            match &staged.held_for {
+                Some(rollout) => {
+                    writeln!(out, "  {}", crate::plan::staged::held_words(&staged.revision, &cause, rollout))?
+                }
+                None => writeln!(
+                    out,
+                    "  staged for the next restart in controllerrevision {}{cause}: `{}` applies it now, and \
+                     the recorder at a natural restart",
+                    staged.revision,
+                    crate::hint::kubectl_jobset(&format!("restart {}", d.name), &d.namespace)
+                )?,
+            }
             for (rjob, spec, want) in &staged.edits {
                 let place = format!("{}/{} replicatedJobs[{rjob}].template", d.namespace, d.name);
                 write_unified(
@@ -40,7 +45,7 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
                     spec,
                     want,
                     &format!("{place} (spec)"),
-                    &format!("{place} (staged)"),
+                    &format!("{place} ({})", if staged.held_for.is_some() { "held" } else { "staged" }),
                     palette,
                 )?;
             }

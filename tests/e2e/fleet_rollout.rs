@@ -72,6 +72,12 @@ fn rollout_json(ns: &TestNs, name: &str) -> Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
+/// The staged revisions (held or for a next restart) in the namespace.
+fn staged_revisions(ns: &TestNs) -> Vec<String> {
+    let out = ns.kubectl(&["get", "controllerrevisions", "-l", "kubectl-jobset.io/staged", "-o", "name"]);
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect()
+}
+
 fn member_states(doc: &Value) -> Vec<(String, String)> {
     doc["status"]["members"]
         .as_array()
@@ -186,6 +192,7 @@ async fn a_canary_that_passes_its_gate_leads_ten_jobsets_through_batches() {
             );
         }
     }
+    assert_eq!(staged_revisions(&ns1).len() + staged_revisions(&ns2).len(), 0, "nothing is held any more");
     let untouched = outsider.jobset("a0").await;
     assert_eq!((image_of(&untouched), attempt_of(&untouched)), (OLD.to_owned(), 0));
 
@@ -261,6 +268,30 @@ async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back()
         let js = ns.jobset(name).await;
         assert_eq!((image_of(&js), attempt_of(&js)), (OLD.to_owned(), 0), "{name}: never got the change");
     }
+    // Their change is held out of the spec (the pending revision): diff shows it ...
+    let diff = ns.plugin(&["diff", "c1"]);
+    assert_eq!(diff.code, 1, "a held change is a pending difference: {diff:?}");
+    assert!(
+        diff.stdout.contains("rollout r2 (namespace")
+            && diff.stdout.contains("holds a change for a later batch in controllerrevision c1-staged")
+            && diff.stdout.contains(NEW),
+        "{diff:?}"
+    );
+    // ... no restart applies it (the restart runs the spec's template) ...
+    let restart = ns.plugin(&["restart", "c1", "--wait"]);
+    assert_eq!(restart.code, 0, "{restart:?}");
+    assert!(restart.stderr.contains("restarted on its spec; rollout r2"), "{restart:?}");
+    let restarted = ns.wait_for_attempt_jobs("c1", 1, 1).await;
+    assert_eq!(
+        restarted[0].spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[0].image.as_deref(),
+        Some(OLD)
+    );
+    // ... and nothing is staged on top of it.
+    let stage = ns.plugin(&["set", "image", "c2", &format!("main={NEW}"), "--at-next-restart", "-y"]);
+    assert!(
+        stage.code != 0 && stage.stderr.contains("rollout r2") && stage.stderr.contains("rollout abort"),
+        "{stage:?}"
+    );
     // A failed rollout is not resumed: abort is the way.
     let resume = ns.plugin(&["rollout", "resume", "r2"]);
     assert!(resume.code != 0 && resume.stderr.contains("rollout abort"), "{resume:?}");
@@ -274,6 +305,7 @@ async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back()
     assert_eq!(image_of(&canary), OLD, "its template is back: {abort:?}");
     assert_eq!(attempt_of(&canary), canary_attempt + 1, "and restarted once on it");
     assert_eq!(rollout_json(&ns, "r2")["status"]["phase"], "Aborted");
+    assert_eq!(staged_revisions(&ns), Vec::<String>::new(), "the held changes went with the abort");
     let history = ns.plugin(&["history", "c0"]);
     assert!(history.stdout.contains("(aborted)"), "{history:?}");
 }
@@ -398,4 +430,87 @@ async fn a_rollout_puts_back_each_jobset_s_own_revision() {
     }
     let history = ns.plugin(&["history", "v0"]);
     assert!(history.stdout.contains("rollout back: --to-revision 1"), "{history:?}");
+}
+
+/// A canary left to its natural restart (`--canary-restart=natural`), gated on its new
+/// attempt succeeding (`--gate succeeded`), then batches left to their update strategy
+/// (`--restart=strategy`): their specs take the change and nothing restarts them. Until
+/// its batch, each JobSet's change is held out of its spec, where `diff` shows it.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn a_natural_canary_gated_on_success_leads_batches_left_to_their_strategy() {
+    let ns = Arc::new(TestNs::new("fr-natural").await);
+    let policy = "  failurePolicy:\n    maxRestarts: 3\n";
+    for name in ["n0", "n1", "n2"] {
+        ns.create(&labelled_jobset(name, "n", policy));
+    }
+    for name in ["n0", "n1", "n2"] {
+        ns.wait_for_attempt_jobs(name, 0, 1).await;
+    }
+    let _kubelet = spawn_kubelet(vec![ns.clone()], None);
+    let image = format!("main={NEW}");
+    let args = [
+        "rollout",
+        "start",
+        "r4",
+        "-l",
+        "team=n",
+        "--image",
+        &image,
+        "--canary",
+        "n0",
+        "--canary-restart",
+        "natural",
+        "--gate",
+        "succeeded",
+        "--batch-size",
+        "1",
+        "--restart",
+        "strategy",
+        "--detach",
+        "-y",
+    ];
+    let start = ns.plugin(&args);
+    assert_eq!(start.code, 0, "{start:?}");
+    let driver = spawn_plugin(&ns, &["rollout", "resume", "r4", "--timeout", "170s"]);
+
+    // The canary's spec takes the change; nothing restarts it: it waits for its natural restart.
+    wait_for("the canary's spec", WAIT, || async {
+        let doc = rollout_json(&ns, "r4");
+        (member_states(&doc)[0].1 == "Changed" && staged_revisions(&ns).len() == 2).then_some(())
+    })
+    .await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let canary = ns.jobset("n0").await;
+    assert_eq!((image_of(&canary), attempt_of(&canary)), (NEW.to_owned(), 0), "changed, not restarted");
+    assert_eq!(member_states(&rollout_json(&ns, "r4"))[0].1, "Changed", "it waits for its natural restart");
+    for name in ["n1", "n2"] {
+        assert_eq!(image_of(&ns.jobset(name).await), OLD, "{name}: its spec keeps the old template");
+        let diff = ns.plugin(&["diff", name]);
+        assert!(diff.code == 1 && diff.stdout.contains("holds a change for a later batch"), "{diff:?}");
+    }
+    // Its Job fails: the controller restarts it (a natural restart) on the new template.
+    let job = ns.wait_for_attempt_jobs("n0", 0, 1).await;
+    ns.fail_job(job[0].metadata.name.as_deref().unwrap()).await;
+    let new = ns.wait_for_attempt_jobs("n0", 1, 1).await;
+    assert_eq!(
+        new[0].spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[0].image.as_deref(),
+        Some(NEW)
+    );
+    // Ready is not enough for `--gate succeeded`: the batches wait for it to complete.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(image_of(&ns.jobset("n1").await), OLD, "the gate waits for success");
+    ns.complete_job(new[0].metadata.name.as_deref().unwrap()).await;
+
+    let out = driver.await.unwrap();
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(rollout_json(&ns, "r4")["status"]["phase"], "Completed");
+    // The batches: spec changed, not restarted (their strategy decides when it runs).
+    for name in ["n1", "n2"] {
+        let js = ns.jobset(name).await;
+        assert_eq!((image_of(&js), attempt_of(&js)), (NEW.to_owned(), 0), "{name}: {out:?}");
+        let diff = ns.plugin(&["diff", name]);
+        assert!(diff.code == 1 && diff.stdout.contains(NEW) && !diff.stdout.contains("holds"), "{diff:?}");
+    }
+    assert_eq!(staged_revisions(&ns), Vec::<String>::new(), "nothing held any more");
 }

@@ -46,6 +46,8 @@ fn ready_job(jobset: &str, attempt: i32) -> ChildJob {
 struct World {
     jobsets: Vec<JobSet>,
     jobs: HashMap<String, Vec<ChildJob>>,
+    /// The changes this rollout holds (staged revisions), by JobSet uid.
+    held: HashMap<String, Staged>,
 }
 
 impl World {
@@ -60,15 +62,45 @@ impl World {
                         jobs: self.jobs.get(js.name()).map(Vec::as_slice).unwrap_or(&[]),
                         admitted: false,
                         revision: None,
+                        held: self.held.get(js.uid()),
+                        staged_elsewhere: None,
                     },
                 )
             })
             .collect()
     }
 
-    fn next(&self, spec: &RolloutSpec, state: &RolloutState, elapsed: u64) -> Step {
+    /// The planner's step as it comes.
+    fn step(&self, spec: &RolloutSpec, state: &RolloutState, elapsed: u64) -> Step {
         let settings = settings(spec).unwrap();
         next(spec, &settings, state, &self.seen(), "2026-12-02T10:00:00Z", &|_| elapsed)
+    }
+
+    /// The next step that is not a hold: holds and releases are made here, as a driver
+    /// makes them, and planned on.
+    fn next(&mut self, spec: &RolloutSpec, state: &RolloutState, elapsed: u64) -> Step {
+        let mut state = state.clone();
+        loop {
+            match self.step(spec, &state, elapsed) {
+                Step::Hold { state: marked, hold, release } => {
+                    self.make(&marked, &hold, &release);
+                    state = marked;
+                }
+                step => return step,
+            }
+        }
+    }
+
+    fn make(&mut self, state: &RolloutState, hold: &[(usize, Templates)], release: &[usize]) {
+        for &i in release {
+            self.held.remove(&state.members[i].uid);
+        }
+        for (i, templates) in hold {
+            let jobset = self.jobsets.iter().find(|js| js.uid() == state.members[*i].uid).unwrap();
+            let revision = crate::plan::staged::held_revision(jobset, templates, "rollout r", "ml/r");
+            let held = crate::plan::staged::parse(&revision, jobset.uid()).unwrap();
+            self.held.insert(jobset.uid().to_owned(), held);
+        }
     }
 }
 
@@ -105,7 +137,11 @@ fn canaries_come_first_then_queued_jobsets_then_the_rest_in_batches() {
 #[test]
 fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
     let spec = spec(1, 5);
-    let mut world = World { jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let mut world = World {
+        jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
     world.jobs.insert("a".into(), vec![ready_job("a", 0)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let state = RolloutState::started(&spec, &refs);
@@ -161,7 +197,11 @@ fn a_canary_is_changed_restarted_and_gated_before_the_next_batch() {
 #[test]
 fn a_failure_during_the_gate_stops_the_rollout_and_abort_puts_the_templates_back() {
     let spec = spec(1, 5);
-    let mut world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let mut world = World {
+        jobsets: vec![js("a", "app:v2", 1), js("b", "app:v1", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     let canary = &mut state.members[0];
@@ -207,7 +247,7 @@ fn a_failure_during_the_gate_stops_the_rollout_and_abort_puts_the_templates_back
 #[test]
 fn someone_else_s_edit_is_never_overwritten() {
     let spec = spec(0, 5);
-    let world = World { jobsets: vec![js("a", "app:v9", 0)], jobs: HashMap::new() };
+    let mut world = World { jobsets: vec![js("a", "app:v9", 0)], jobs: HashMap::new(), held: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changing;
@@ -229,7 +269,8 @@ fn never_finished_and_deleted_jobsets_are_skipped_or_reported() {
     let mut never = js("n", "app:v1", 0);
     never.raw["metadata"]["annotations"] = json!({crate::model::strategy::ANNOTATION: "Never"});
     let never = JobSet::from_raw(never.raw.clone()).unwrap();
-    let mut world = World { jobsets: vec![never, js("gone", "app:v1", 0)], jobs: HashMap::new() };
+    let mut world =
+        World { jobsets: vec![never, js("gone", "app:v1", 0)], jobs: HashMap::new(), held: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let state = RolloutState::started(&spec, &refs);
     world.jobsets.retain(|j| j.name() != "gone");
@@ -247,7 +288,11 @@ fn never_finished_and_deleted_jobsets_are_skipped_or_reported() {
 fn no_more_than_max_restarting_restart_at_once() {
     let mut spec = spec(0, 5);
     spec.max_restarting = 1;
-    let world = World { jobsets: vec![js("a", "app:v2", 1), js("b", "app:v2", 0)], jobs: HashMap::new() };
+    let mut world = World {
+        jobsets: vec![js("a", "app:v2", 1), js("b", "app:v2", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Restarted;
@@ -276,7 +321,7 @@ fn a_jobset_queued_again_waits_for_admission_and_one_queued_before_does_not() {
     let mut suspended = js("a", "app:v2", 1);
     suspended.raw["spec"]["suspend"] = json!(true);
     let suspended = JobSet::from_raw(suspended.raw.clone()).unwrap();
-    let world = World { jobsets: vec![suspended], jobs: HashMap::new() };
+    let mut world = World { jobsets: vec![suspended], jobs: HashMap::new(), held: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Restarted;
@@ -309,7 +354,7 @@ fn kueue_s_own_keys_are_not_a_change_and_are_kept_by_patches() {
 #[test]
 fn a_restart_waits_for_the_controller_s_restart_in_progress() {
     let spec = spec(0, 5);
-    let mut world = World { jobsets: vec![js("a", "app:v2", 2)], jobs: HashMap::new() };
+    let mut world = World { jobsets: vec![js("a", "app:v2", 2)], jobs: HashMap::new(), held: HashMap::new() };
     world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
@@ -329,7 +374,11 @@ fn a_restart_waits_for_the_controller_s_restart_in_progress() {
 fn a_natural_canary_waits_for_its_own_restart() {
     let mut spec = spec(1, 5);
     spec.canary_restart = RestartMode::Natural;
-    let mut world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let mut world = World {
+        jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changed;
@@ -350,7 +399,11 @@ fn a_natural_canary_waits_for_its_own_restart() {
 fn a_strategy_batch_changes_specs_only() {
     let mut spec = spec(0, 1);
     spec.restart = RestartMode::Natural;
-    let world = World { jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)], jobs: HashMap::new() };
+    let mut world = World {
+        jobsets: vec![js("a", "app:v2", 0), js("b", "app:v1", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
     state.members[0].state = MemberState::Changed;
@@ -366,7 +419,7 @@ fn a_strategy_batch_changes_specs_only() {
 fn a_succeeded_gate_waits_for_completion() {
     let mut spec = spec(0, 5);
     spec.gate = Gate::Succeeded;
-    let mut world = World { jobsets: vec![js("a", "app:v2", 1)], jobs: HashMap::new() };
+    let mut world = World { jobsets: vec![js("a", "app:v2", 1)], jobs: HashMap::new(), held: HashMap::new() };
     world.jobs.insert("a".into(), vec![ready_job("a", 1)]);
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
@@ -379,4 +432,96 @@ fn a_succeeded_gate_waits_for_completion() {
     world.jobsets[0] = JobSet::from_raw(done).unwrap();
     let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
     assert_eq!(next.phase, Phase::Completed);
+}
+
+/// The members of later batches get their change held (the pending revision, out of the
+/// spec) once each; a member whose batch took it, or a rollout that is over, lets go.
+#[test]
+fn later_batches_hold_their_change_until_their_batch_and_then_let_it_go() {
+    let spec = spec(1, 1);
+    let mut world = World {
+        jobsets: vec![js("a", "app:v1", 0), js("b", "app:v1", 0), js("c", "app:v2", 0)],
+        jobs: HashMap::new(),
+        held: HashMap::new(),
+    };
+    let refs: Vec<&JobSet> = world.jobsets.iter().collect();
+    let state = RolloutState::started(&spec, &refs);
+    let Step::Hold { state: marked, hold, release } = world.step(&spec, &state, 0) else {
+        panic!("the later batches are held first")
+    };
+    // b waits for batch 1; c has the change already (nothing to hold); a goes now.
+    let held: Vec<&str> = hold.iter().map(|(i, _)| marked.members[*i].name.as_str()).collect();
+    assert_eq!((held, release.len()), (vec!["b"], 0));
+    assert_eq!(hold[0].1, templates_of(&js("b", "app:v2", 0)));
+    assert!(marked.members[1].held && !marked.members[0].held);
+    // Marked: never held twice, even when its revision went meanwhile.
+    assert!(matches!(world.step(&spec, &marked, 0), Step::Act { index: 0, .. }));
+    world.make(&marked, &hold, &release);
+    assert!(matches!(world.step(&spec, &marked, 0), Step::Act { index: 0, .. }));
+
+    // Its batch comes: the held templates are what goes in, then the revision goes.
+    let mut at_b = marked.clone();
+    at_b.batch = 1;
+    at_b.members[0].state = MemberState::Done;
+    let mut edited = world.held["uid-b"].clone();
+    edited.templates = templates_of(&js("b", "app:v3", 0));
+    world.held.insert("uid-b".into(), edited);
+    let Step::Act { state: changing, index: 1, action: Action::Patch { to, .. } } =
+        world.step(&spec, &at_b, 0)
+    else {
+        panic!("b changes")
+    };
+    assert_eq!(to, templates_of(&js("b", "app:v3", 0)), "the held revision is the change");
+    // Until the patch lands the revision stays; once it has, it goes.
+    assert!(matches!(world.step(&spec, &changing, 0), Step::Act { index: 1, .. }));
+    let before_patch = world.jobsets[1].clone();
+    world.jobsets[1] = js("b", "app:v3", 0);
+    let Step::Journal(changed) = world.step(&spec, &changing, 0) else { panic!("changed") };
+    let Step::Hold { hold, release, .. } = world.step(&spec, &changed, 0) else { panic!("released") };
+    assert_eq!((hold.len(), release), (0, vec![1]));
+    world.jobsets[1] = before_patch;
+
+    // A held change planned on a spec edited since is planned again on the spec.
+    let mut stale = world.held["uid-b"].clone();
+    stale.base = "another".into();
+    world.held.insert("uid-b".into(), stale);
+    let Step::Act { action: Action::Patch { to, .. }, .. } = world.step(&spec, &at_b, 0) else { panic!() };
+    assert_eq!(to, templates_of(&js("b", "app:v2", 0)));
+
+    // Aborted (or completed) with a member still waiting: its held change goes.
+    let mut aborted = marked.clone();
+    aborted.phase = Phase::Aborted;
+    let Step::Hold { hold, release, .. } = world.step(&spec, &aborted, 0) else { panic!() };
+    assert_eq!((hold.len(), release), (0, vec![1]));
+}
+
+/// A JobSet with a change staged by someone else (for its next restart, or held by
+/// another rollout) is left out, and said why: the rollout would change the spec under it.
+#[test]
+fn a_jobset_with_a_change_staged_elsewhere_is_skipped() {
+    let spec = spec(0, 5);
+    let jobset = js("a", "app:v1", 0);
+    let staged = crate::plan::staged::parse(
+        &crate::plan::staged::revision(&jobset, &templates_of(&js("a", "app:v3", 0)), "set image", 1),
+        jobset.uid(),
+    )
+    .unwrap();
+    let state = RolloutState::started(&spec, &[&jobset]);
+    let seen = HashMap::from([(
+        jobset.uid(),
+        Seen {
+            jobset: &jobset,
+            jobs: &[],
+            admitted: false,
+            revision: None,
+            held: None,
+            staged_elsewhere: Some(&staged),
+        },
+    )]);
+    let settings = settings(&spec).unwrap();
+    let Step::Journal(next) = next(&spec, &settings, &state, &seen, "2026-12-02T10:00:00Z", &|_| 0) else {
+        panic!()
+    };
+    let MemberState::Skipped { why } = &next.members[0].state else { panic!("{next:?}") };
+    assert!(why.contains("staged for its next restart (controllerrevision a-staged)"), "{why}");
 }
