@@ -442,7 +442,7 @@ async fn a_natural_canary_gated_on_success_leads_batches_left_to_their_strategy(
     let ns = Arc::new(TestNs::new("fr-natural").await);
     let policy = "  failurePolicy:\n    maxRestarts: 3\n";
     for name in ["n0", "n1", "n2"] {
-        ns.create(&labelled_jobset(name, "n", policy));
+        ns.create(&labelled_jobset(name, "nat", policy));
     }
     for name in ["n0", "n1", "n2"] {
         ns.wait_for_attempt_jobs(name, 0, 1).await;
@@ -454,7 +454,7 @@ async fn a_natural_canary_gated_on_success_leads_batches_left_to_their_strategy(
         "start",
         "r4",
         "-l",
-        "team=n",
+        "team=nat",
         "--image",
         &image,
         "--canary",
