@@ -392,8 +392,11 @@ async fn list_revisions_of(
     let wanted: std::collections::HashSet<&str> = jobsets.iter().map(|js| js.uid()).collect();
     let parsed = cluster
         .list_revisions_with(namespace, &selector, |object| {
+            // A staged change is listed with the history, not part of it.
+            let staged = crate::plan::staged::is_staged(&object);
             history::belongs_to(&object)
                 .into_iter()
+                .filter(|_| !staged)
                 .filter(|uid| wanted.contains(uid))
                 .map(|uid| (uid.to_owned(), history::parse(&object, uid)))
                 .collect::<Vec<_>>()
@@ -432,7 +435,10 @@ fn parse_revisions(
     jobset: &JobSet,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
-    let own = raw.iter().filter(|object| !history::Holder::of(object).is_foreign_to(jobset));
+    let own = raw
+        .iter()
+        .filter(|object| !history::Holder::of(object).is_foreign_to(jobset))
+        .filter(|object| !crate::plan::staged::is_staged(object));
     readable(own.map(|object| history::parse(object, jobset.uid())), err)
 }
 

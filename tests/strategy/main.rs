@@ -665,10 +665,25 @@ async fn on_upstreams_strict_registration_the_opt_in_lets_only_opted_in_jobsets_
         .await
         .expect_err("managedBy stays immutable");
     assert!(err.to_string().contains("spec.managedBy is immutable"), "{err}");
-    let patch = json!([{"op": "replace", "path": "/spec/replicatedJobs/0/replicas", "value": 2}]);
-    let patch: json_patch::Patch = serde_json::from_value(patch).unwrap();
-    let err = ns.jobsets().patch("opted", &PatchParams::default(), &Patch::Json::<()>(patch)).await;
-    assert!(err.unwrap_err().to_string().contains("replicas cannot change"));
+    for (ops, said) in [
+        (
+            json!([{"op": "replace", "path": "/spec/replicatedJobs/0/replicas", "value": 2}]),
+            "replicas cannot change",
+        ),
+        (
+            json!([{"op": "add", "path": "/spec/replicatedJobs/0/groupName", "value": "g"}]),
+            "groupName cannot change",
+        ),
+        (
+            json!([{"op": "add", "path": "/spec/replicatedJobs/0/template/spec/parallelism", "value": 2},
+                   {"op": "add", "path": "/spec/replicatedJobs/0/template/spec/completions", "value": 3}]),
+            "only as ElasticJobSet allows",
+        ),
+    ] {
+        let patch: json_patch::Patch = serde_json::from_value(ops.clone()).unwrap();
+        let err = ns.jobsets().patch("opted", &PatchParams::default(), &Patch::Json::<()>(patch)).await;
+        assert!(err.unwrap_err().to_string().contains(said), "{ops}");
+    }
 }
 
 #[tokio::test]
@@ -778,4 +793,139 @@ async fn the_recorders_default_strategy_applies_to_jobsets_without_the_annotatio
     );
     recorder.wait_for_log("plain: update strategy Opportunistic: applies at the next restart").await;
     assert_eq!(restarts(&ns.jobset("plain").await), 1, "not restarted for the new template");
+}
+
+/// The Never policy's expression over `spec.replicatedJobs` (from deploy/update-strategies.yaml).
+fn never_expression() -> String {
+    let file = format!("{}/deploy/update-strategies.yaml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(file).unwrap();
+    let policy = text.split("\n---\n").find(|d| d.contains("kind: ValidatingAdmissionPolicy\n")).unwrap();
+    let policy: Value = serde_saphyr::from_str(policy).unwrap();
+    policy["spec"]["validations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["expression"].as_str().unwrap().to_owned())
+        .find(|e| e.contains("oldObject.spec.replicatedJobs.exists(o, o.name == r.name"))
+        .expect("the Never rule")
+}
+
+/// While suspended, Never lets exactly upstream's five scheduling fields change: every
+/// other field of the pod template and the Job spec, as the JobSet CRD the API server
+/// serves has them, is compared (a field a newer JobSet adds fails this test).
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_never_rule_compares_every_field_of_the_crd_but_the_scheduling_ones() {
+    let ns = TestNs::new("st-schema").await;
+    let out = ns.kubectl(&["get", "crd", "jobsets.jobset.x-k8s.io", "-o", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let crd: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let schema = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    let rjob = &schema["properties"]["spec"]["properties"]["replicatedJobs"]["items"];
+    let job = &rjob["properties"]["template"]["properties"]["spec"];
+    let pod = &job["properties"]["template"]["properties"];
+    let keys = |v: &Value| v["properties"].as_object().unwrap().keys().cloned().collect::<Vec<String>>();
+    let expression = never_expression();
+    let mut missing = Vec::new();
+    for field in keys(rjob).into_iter().filter(|f| !["name", "template"].contains(&f.as_str())) {
+        if !expression.contains(&format!("o.?{field} == r.?{field}")) {
+            missing.push(format!("replicatedJobs[].{field}"));
+        }
+    }
+    let elastic = ["parallelism", "completions", "template"];
+    for field in keys(job).into_iter().filter(|f| !elastic.contains(&f.as_str())) {
+        if !expression.contains(&format!("o.template.?spec.?{field} == r.template.?spec.?{field}")) {
+            missing.push(format!("template.spec.{field}"));
+        }
+    }
+    for (part, mutable_while_suspended) in [
+        ("metadata", &["labels", "annotations"][..]),
+        ("spec", &["nodeSelector", "tolerations", "schedulingGates"]),
+    ] {
+        for field in keys(&pod[part]) {
+            let compared = format!(
+                "o.template.?spec.?template.?{part}.?{field} == r.template.?spec.?template.?{part}.?{field}"
+            );
+            let found = expression.find(&compared);
+            let suspended_part = expression.find("variables.suspended").unwrap();
+            match found {
+                None => missing.push(format!("template.spec.template.{part}.{field}")),
+                // The scheduling fields are compared only when not suspended.
+                Some(_) if mutable_while_suspended.contains(&field.as_str()) => {
+                    let guarded = expression.split("variables.suspended").skip(1).any(|tail| {
+                        tail.split("variables.suspended").next().unwrap_or_default().contains(&compared)
+                    });
+                    assert!(guarded && suspended_part > 0, "{field} is compared only when not suspended");
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    assert_eq!(missing, Vec::<String>::new(), "fields the Never rule does not compare");
+}
+
+/// Never on the real API server's admission: a queued JobSet may change only upstream's
+/// scheduling fields (for Kueue), a running one nothing; parallelism and completions of
+/// Indexed replicatedJobs scale only as ElasticJobSet allows.
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn never_keeps_all_but_the_scheduling_fields_while_queued_and_scales_only_as_elastic_allows() {
+    let ns = TestNs::new("st-never-q").await;
+    install_never_policy(&ns).await;
+    ns.create(&manifest("queued", Some("Never"), 1, "busybox:1", "  suspend: true\n"));
+    ns.create(&manifest("running", Some("Never"), 1, "busybox:1", ""));
+    let indexed = manifest("elastic", Some("Never"), 1, "busybox:1", "").replace(
+        "      spec:\n        template:",
+        "      spec:\n        completionMode: Indexed\n        parallelism: 2\n        completions: 2\n        template:",
+    );
+    ns.create(&indexed);
+    let plain = manifest("plain", Some("Never"), 1, "busybox:1", "").replace(
+        "      spec:\n        template:",
+        "      spec:\n        completionMode: NonIndexed\n        template:",
+    );
+    ns.create(&plain);
+    let pod = "/spec/replicatedJobs/0/template/spec/template";
+    let patch = |name: &'static str, ops: Value| {
+        let ns = &ns;
+        async move {
+            let patch: json_patch::Patch = serde_json::from_value(ops).unwrap();
+            ns.jobsets().patch(name, &PatchParams::default(), &Patch::Json::<()>(patch)).await.map(|_| ())
+        }
+    };
+    // Kueue's fields, while queued: accepted.
+    for ops in [
+        json!([{"op": "add", "path": format!("{pod}/spec/nodeSelector"), "value": {"pool": "a"}}]),
+        json!([{"op": "add", "path": format!("{pod}/spec/tolerations"), "value": [{"key": "k", "operator": "Exists"}]}]),
+        json!([{"op": "add", "path": format!("{pod}/metadata"), "value": {"labels": {"kueue.x-k8s.io/podset": "w"}}}]),
+    ] {
+        patch("queued", ops.clone()).await.unwrap_or_else(|e| panic!("{ops}: {e}"));
+    }
+    // Anything else, even while queued: refused by our policy.
+    for ops in [
+        json!([{"op": "add", "path": format!("{pod}/spec/volumes"), "value": [{"name": "v", "emptyDir": {}}]}]),
+        json!([{"op": "add", "path": format!("{pod}/spec/serviceAccountName"), "value": "other"}]),
+        json!([{"op": "add", "path": "/spec/replicatedJobs/0/template/spec/backoffLimit", "value": 9}]),
+        json!([{"op": "replace", "path": format!("{pod}/spec/containers/0/image"), "value": "busybox:2"}]),
+    ] {
+        let err = patch("queued", ops.clone()).await.expect_err(&ops.to_string());
+        assert!(err.to_string().contains("update strategy is Never"), "{ops}: {err}");
+    }
+    // Running: not even the scheduling fields.
+    let ops = json!([{"op": "add", "path": format!("{pod}/spec/nodeSelector"), "value": {"pool": "a"}}]);
+    let err = patch("running", ops).await.expect_err("running: fixed");
+    assert!(err.to_string().contains("update strategy is Never"), "{err}");
+    // Elastic scaling of an Indexed replicatedJob: equal and at least 1, as upstream.
+    let job = "/spec/replicatedJobs/0/template/spec";
+    let scale = |p: i64, c: i64| {
+        json!([{"op": "replace", "path": format!("{job}/parallelism"), "value": p},
+               {"op": "replace", "path": format!("{job}/completions"), "value": c}])
+    };
+    patch("elastic", scale(3, 3)).await.expect("scaled as ElasticJobSet allows");
+    let err = patch("elastic", scale(4, 3)).await.expect_err("unequal");
+    assert!(err.to_string().contains("only as ElasticJobSet allows"), "{err}");
+    let err = patch("plain", json!([{"op": "add", "path": format!("{job}/parallelism"), "value": 2}]))
+        .await
+        .expect_err("a NonIndexed replicatedJob does not scale");
+    assert!(err.to_string().contains("update strategy is Never"), "{err}");
+    assert_eq!(support::images(&ns.jobset("queued").await), vec!["busybox:1"]);
 }
