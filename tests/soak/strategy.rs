@@ -1,9 +1,11 @@
 //! The update strategies in the soak: beside the campaign's JobSets, one JobSet of each
 //! strategy (Opportunistic queued, Opportunistic running, Immediate, Never), edited at
-//! random moments, with a recorder enforcing the strategies on them only (`-l`). After
-//! every wave: (e) at most one policy restart per spec revision (from every version of
-//! their status a watch sees); Never's edits are refused, the others' accepted. At the
-//! end: the Immediate and the queued JobSets run their spec.
+//! random moments, with recorders enforcing the strategies on them only (`-l`): one or
+//! two replicas electing a leader on a Lease, killed -9 and replaced at random waves
+//! (mid-action, whatever they were doing). After every wave: (e) at most one policy
+//! restart per spec revision (from every version of their status a watch sees); Never's
+//! edits are refused, the others' accepted. At the end: the Immediate and the queued
+//! JobSets run their spec.
 //!
 //! Its choices come from its own PRNG (seeded from the campaign's seed), so the
 //! campaign's own choices replay as before.
@@ -36,7 +38,12 @@ type Marks = HashMap<String, BTreeMap<String, BTreeSet<i64>>>;
 
 pub struct StrategySoak {
     rng: Rng,
-    recorder: Child,
+    /// The recorder replicas running (one or two).
+    recorders: Vec<Child>,
+    /// Recorders started, and killed -9, so far.
+    started: usize,
+    pub kills: usize,
+    namespace: String,
     marks: Arc<Mutex<Marks>>,
     watch: tokio::task::JoinHandle<()>,
     pub edits: usize,
@@ -71,7 +78,6 @@ pub fn more_than_once(marks: &Marks) -> Vec<String> {
 
 impl StrategySoak {
     pub async fn start(ns: &TestNs, seed: u64) -> StrategySoak {
-        let h = harness();
         let policy = format!("{}/deploy/update-strategies.yaml", env!("CARGO_MANIFEST_DIR"));
         let out = ns.kubectl(&["apply", "-f", &policy]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -90,20 +96,6 @@ impl StrategySoak {
         for (name, _, _) in STRATEGY_JOBSETS {
             ns.wait_for_attempt_jobs(name, 0, 2).await;
         }
-        let log = h.state.join(format!("soak-recorder-{}.log", ns.name));
-        let recorder = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
-            .arg("recorder")
-            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
-            .args(["-n", &ns.name, "-l", &format!("{LABEL}=true"), "--lease-namespace", &ns.name])
-            .args(["--metrics-addr", "0"])
-            .env_remove("KUBECONFIG")
-            .env_remove("POD_NAME")
-            .env("HOSTNAME", "soak-strategies")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .expect("start the recorder");
         let marks: Arc<Mutex<Marks>> = Arc::default();
         let sink = marks.clone();
         let config = watcher::Config::default().labels(&format!("{LABEL}=true"));
@@ -127,9 +119,12 @@ impl StrategySoak {
                 }
             }
         });
-        StrategySoak {
+        let mut soak = StrategySoak {
             rng: Rng::new(seed ^ 0x05ea_70f5_7a7e_91e5_u64),
-            recorder,
+            recorders: Vec::new(),
+            started: 0,
+            kills: 0,
+            namespace: ns.name.clone(),
             marks,
             watch,
             edits: 0,
@@ -137,12 +132,67 @@ impl StrategySoak {
             policy_restarts: 0,
             number: 0,
             reported: BTreeSet::new(),
+        };
+        soak.spawn_recorder();
+        soak
+    }
+
+    /// Starts a recorder replica under a name of its own (a new leader identity).
+    fn spawn_recorder(&mut self) {
+        let h = harness();
+        self.started += 1;
+        let identity = format!("soak-strategies-{}", self.started);
+        let log = h.state.join(format!("soak-recorder-{}-{}.log", self.namespace, self.started));
+        let recorder = Command::new(env!("CARGO_BIN_EXE_kubectl-jobset"))
+            .arg("recorder")
+            .args(["--kubeconfig", h.kubeconfig.to_str().unwrap()])
+            .args([
+                "-n",
+                &self.namespace,
+                "-l",
+                &format!("{LABEL}=true"),
+                "--lease-namespace",
+                &self.namespace,
+            ])
+            .args(["--leader-elect", "--lease-duration", "3s", "--metrics-addr", "0"])
+            .env_remove("KUBECONFIG")
+            .env_remove("POD_NAME")
+            .env("HOSTNAME", &identity)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .expect("start the recorder");
+        self.recorders.push(recorder);
+    }
+
+    /// Now and then: a replica killed -9 (and replaced), a second one started, or one of
+    /// two stopped for good. One always runs afterwards.
+    fn disturb_recorders(&mut self) {
+        // The third wave always kills one, so even a short soak has a leader killed.
+        let roll = if self.number == 3 && self.kills == 0 { 0 } else { self.rng.index(100) };
+        let kill_one = |soak: &mut StrategySoak| {
+            let victim = soak.rng.index(soak.recorders.len());
+            let mut child = soak.recorders.swap_remove(victim);
+            let _ = child.kill(); // SIGKILL: no graceful release of the Lease
+            let _ = child.wait();
+            soak.kills += 1;
+        };
+        match (roll, self.recorders.len()) {
+            (0..12, _) => {
+                kill_one(self);
+                self.spawn_recorder();
+            }
+            (12..20, 1) => self.spawn_recorder(),
+            (20..25, 2) => kill_one(self),
+            _ => {}
         }
     }
 
     /// This wave's edit, if any (most waves edit one of the four); problems found.
     pub fn wave(&mut self, env: &Env) -> Vec<String> {
         self.number += 1;
+        self.disturb_recorders();
         if !self.rng.chance(60) {
             return Vec::new();
         }
@@ -210,16 +260,18 @@ impl StrategySoak {
 
     pub fn summary(&self) -> String {
         format!(
-            "strategies: opted-in edits {}, Never edits refused {}, policy restarts {}",
-            self.edits, self.refused, self.policy_restarts
+            "strategies: opted-in edits {}, Never edits refused {}, policy restarts {}, recorders started {}, killed -9 {}",
+            self.edits, self.refused, self.policy_restarts, self.started, self.kills
         )
     }
 }
 
 impl Drop for StrategySoak {
     fn drop(&mut self) {
-        let _ = self.recorder.kill();
-        let _ = self.recorder.wait();
+        for recorder in &mut self.recorders {
+            let _ = recorder.kill();
+            let _ = recorder.wait();
+        }
         self.watch.abort();
     }
 }
