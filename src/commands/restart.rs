@@ -217,11 +217,10 @@ async fn restart_all(
                     .staged_for_restart(jobset)
                     .filter(|_| options.job.is_none() && dry_run == DryRun::None);
                 if skip.is_none()
-                    && let Some(held) =
-                        fleet.staged_of(jobset).and_then(|s| Some((s, s.held_for.as_deref()?)))
+                    && let Some(revision) = fleet.staged_of(jobset)
+                    && let Some(rollout) = revision.held_for.as_deref()
                 {
                     // The restart runs the spec's templates; the held change waits for its batch.
-                    let (revision, rollout) = held;
                     let _ = writeln!(
                         said,
                         "jobset {}/{}: restarted on its spec; {}",

@@ -286,9 +286,9 @@ pub async fn drive(
                 let released: Vec<Result<()>> =
                     futures::stream::iter(releases).buffer_unordered(IN_FLIGHT).collect().await;
                 released.into_iter().collect::<Result<Vec<()>>>()?;
-                let made = held.into_iter().collect::<Result<Vec<bool>>>()?;
-                if made.iter().any(|m| *m) {
-                    let count = made.iter().filter(|m| **m).count();
+                let count =
+                    held.into_iter().collect::<Result<Vec<bool>>>()?.into_iter().filter(|m| *m).count();
+                if count > 0 {
                     writeln!(
                         out,
                         "{SUBJECT}/{name}: holding the change for {count} JobSets of later batches"

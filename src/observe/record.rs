@@ -393,10 +393,11 @@ async fn list_revisions_of(
     let parsed = cluster
         .list_revisions_with(namespace, &selector, |object| {
             // A staged change is listed with the history, not part of it.
-            let staged = crate::plan::staged::is_staged(&object);
+            if crate::plan::staged::is_staged(&object) {
+                return Vec::new();
+            }
             history::belongs_to(&object)
                 .into_iter()
-                .filter(|_| !staged)
                 .filter(|uid| wanted.contains(uid))
                 .map(|uid| (uid.to_owned(), history::parse(&object, uid)))
                 .collect::<Vec<_>>()

@@ -304,6 +304,12 @@ pub fn skip_reason(jobset: &JobSet, jobs: &[ChildJob]) -> Option<String> {
         .map(|old| format!("it is mid-restart: {old} of an earlier attempt still exist"))
 }
 
+/// Why a member is left out of the rollout, if it is: its state, or a change staged for it
+/// by someone else.
+fn left_out_reason(seen: &Seen<'_>) -> Option<String> {
+    skip_reason(seen.jobset, seen.jobs).or_else(|| staged_elsewhere_reason(seen))
+}
+
 /// Why a member with a change staged by someone else is left out: the rollout would
 /// change the spec under it.
 fn staged_elsewhere_reason(seen: &Seen<'_>) -> Option<String> {
@@ -359,7 +365,7 @@ fn hold_step(
         if state.phase != Phase::Progressing || !waiting || !later || member.held || seen.held.is_some() {
             continue;
         }
-        if skip_reason(seen.jobset, seen.jobs).or_else(|| staged_elsewhere_reason(seen)).is_some() {
+        if left_out_reason(seen).is_some() {
             continue;
         }
         if let Ok(after) = target_of(spec, settings, seen)
@@ -528,7 +534,7 @@ pub fn next(
             continue;
         }
         let mut next = state.clone();
-        if let Some(why) = skip_reason(seen.jobset, seen.jobs).or_else(|| staged_elsewhere_reason(seen)) {
+        if let Some(why) = left_out_reason(seen) {
             next.members[i].state = MemberState::Skipped { why };
             return Step::Journal(next);
         }

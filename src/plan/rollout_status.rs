@@ -119,12 +119,13 @@ pub fn assess(jobset: &JobSet, jobs: &[ChildJob], drift: &JobSetDrift, attempt: 
         );
     }
     // A change a staged rollout holds is not this JobSet's rollout yet: said, not waited for.
-    let held = match drift.staged.as_ref().and_then(|s| Some((s, s.held_for.as_deref()?))) {
-        Some((staged, rollout)) => {
-            format!("; {}", crate::plan::staged::held_words(&staged.revision, "", rollout))
-        }
-        None => String::new(),
-    };
+    let held = drift
+        .staged
+        .as_ref()
+        .and_then(|s| {
+            Some(format!("; {}", crate::plan::staged::held_words(&s.revision, "", s.held_for.as_deref()?)))
+        })
+        .unwrap_or_default();
     match reached {
         Ok(reached) => Verdict::Done(format!(
             "jobset {name:?} successfully rolled out (attempt {attempt}: {}){}{held}",

@@ -279,8 +279,7 @@ pub fn words(staged: &Staged, recorder_running: bool) -> String {
 /// Why no change can be staged on top of `existing`: a rollout holds it for a batch.
 pub fn held_refusal(existing: Option<&Staged>) -> Option<String> {
     let existing = existing?;
-    let rollout = existing.held_for.as_deref()?;
-    let (namespace, name) = rollout.split_once('/').unwrap_or(("", rollout));
+    let (namespace, name) = rollout_of(existing.held_for.as_deref()?);
     Some(format!(
         "rollout {name} (namespace {namespace}) holds a change for it (controllerrevision {}), to apply \
          when its batch comes; stage nothing on top of it: wait for the rollout, or `{}` first",
@@ -289,9 +288,14 @@ pub fn held_refusal(existing: Option<&Staged>) -> Option<String> {
     ))
 }
 
+/// `NAMESPACE/ROLLOUT`, as a held revision names its rollout, in its two parts.
+fn rollout_of(held_for: &str) -> (&str, &str) {
+    held_for.split_once('/').unwrap_or(("", held_for))
+}
+
 /// A held change in words: where it is, and that no restart applies it.
 pub fn held_words(revision: &str, cause: &str, rollout: &str) -> String {
-    let (namespace, name) = rollout.split_once('/').unwrap_or(("", rollout));
+    let (namespace, name) = rollout_of(rollout);
     format!(
         "rollout {name} (namespace {namespace}) holds a change for a later batch in controllerrevision \
          {revision}{cause}: it reaches the spec when the rollout reaches this JobSet, and no restart applies \

@@ -27,6 +27,16 @@ fn labelled_jobset(name: &str, team: &str, extra_spec: &str) -> String {
     )
 }
 
+/// Creates labelled JobSets and waits for their first attempt's Job each.
+async fn create_running(ns: &TestNs, names: &[&str], team: &str, extra_spec: &str) {
+    for name in names {
+        ns.create(&labelled_jobset(name, team, extra_spec));
+    }
+    for name in names {
+        ns.wait_for_attempt_jobs(name, 0, 1).await;
+    }
+}
+
 fn image_of(jobset: &Value) -> String {
     jobset
         .pointer("/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image")
@@ -222,12 +232,7 @@ async fn a_canary_that_passes_its_gate_leads_ten_jobsets_through_batches() {
 async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back() {
     let ns = Arc::new(TestNs::new("fr-fail").await);
     let policy = "  failurePolicy:\n    maxRestarts: 3\n";
-    for name in ["c0", "c1", "c2", "c3"] {
-        ns.create(&labelled_jobset(name, "t", policy));
-    }
-    for name in ["c0", "c1", "c2", "c3"] {
-        ns.wait_for_attempt_jobs(name, 0, 1).await;
-    }
+    create_running(&ns, &["c0", "c1", "c2", "c3"], "t", policy).await;
     let kubelet = spawn_kubelet(vec![ns.clone()], Some("c0"));
     let out = ns.plugin(&[
         "rollout",
@@ -282,10 +287,7 @@ async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back()
     assert_eq!(restart.code, 0, "{restart:?}");
     assert!(restart.stderr.contains("restarted on its spec; rollout r2"), "{restart:?}");
     let restarted = ns.wait_for_attempt_jobs("c1", 1, 1).await;
-    assert_eq!(
-        restarted[0].spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[0].image.as_deref(),
-        Some(OLD)
-    );
+    assert_eq!(crate::support::image_of(&restarted[0], 0), OLD);
     // ... and nothing is staged on top of it.
     let stage = ns.plugin(&["set", "image", "c2", &format!("main={NEW}"), "--at-next-restart", "-y"]);
     assert!(
@@ -315,12 +317,7 @@ async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back()
 async fn paused_killed_and_doubled_drivers_restart_every_jobset_exactly_once() {
     let ns = Arc::new(TestNs::new("fr-kill").await);
     let names: Vec<String> = (0..6).map(|i| format!("k{i}")).collect();
-    for name in &names {
-        ns.create(&labelled_jobset(name, "k", ""));
-    }
-    for name in &names {
-        ns.wait_for_attempt_jobs(name, 0, 1).await;
-    }
+    create_running(&ns, &names.iter().map(String::as_str).collect::<Vec<_>>(), "k", "").await;
     let _kubelet = spawn_kubelet(vec![ns.clone()], None);
     let image = format!("main={NEW}");
     let args = [
@@ -386,12 +383,7 @@ async fn paused_killed_and_doubled_drivers_restart_every_jobset_exactly_once() {
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn a_rollout_puts_back_each_jobset_s_own_revision() {
     let ns = Arc::new(TestNs::new("fr-revision").await);
-    for name in ["v0", "v1"] {
-        ns.create(&labelled_jobset(name, "v", ""));
-    }
-    for name in ["v0", "v1"] {
-        ns.wait_for_attempt_jobs(name, 0, 1).await;
-    }
+    create_running(&ns, &["v0", "v1"], "v", "").await;
     // Revision 1 (busybox:1.36) and 2 (1.37), recorded by set image; a third JobSet has none.
     let set = ns.plugin(&["set", "image", "-l", "team=v", &format!("main={NEW}"), "-y"]);
     assert_eq!(set.code, 0, "{set:?}");
@@ -441,12 +433,7 @@ async fn a_rollout_puts_back_each_jobset_s_own_revision() {
 async fn a_natural_canary_gated_on_success_leads_batches_left_to_their_strategy() {
     let ns = Arc::new(TestNs::new("fr-natural").await);
     let policy = "  failurePolicy:\n    maxRestarts: 3\n";
-    for name in ["n0", "n1", "n2"] {
-        ns.create(&labelled_jobset(name, "nat", policy));
-    }
-    for name in ["n0", "n1", "n2"] {
-        ns.wait_for_attempt_jobs(name, 0, 1).await;
-    }
+    create_running(&ns, &["n0", "n1", "n2"], "nat", policy).await;
     let _kubelet = spawn_kubelet(vec![ns.clone()], None);
     let image = format!("main={NEW}");
     let args = [
@@ -493,10 +480,7 @@ async fn a_natural_canary_gated_on_success_leads_batches_left_to_their_strategy(
     let job = ns.wait_for_attempt_jobs("n0", 0, 1).await;
     ns.fail_job(job[0].metadata.name.as_deref().unwrap()).await;
     let new = ns.wait_for_attempt_jobs("n0", 1, 1).await;
-    assert_eq!(
-        new[0].spec.as_ref().unwrap().template.spec.as_ref().unwrap().containers[0].image.as_deref(),
-        Some(NEW)
-    );
+    assert_eq!(crate::support::image_of(&new[0], 0), NEW);
     // Ready is not enough for `--gate succeeded`: the batches wait for it to complete.
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(image_of(&ns.jobset("n1").await), OLD, "the gate waits for success");
