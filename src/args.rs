@@ -29,6 +29,8 @@ use crate::select::Selection;
 pub enum Invocation {
     /// `completion SHELL`: print a script.
     Completion(cli::CompletionShell),
+    /// `rbac [ROLE]`: print the roles (all three without one).
+    Rbac(Option<cli::RbacRole>),
     /// `__complete WORDS…`: answer kubectl's completion protocol.
     Complete(Vec<String>),
     /// A command against the cluster.
@@ -42,6 +44,7 @@ pub fn complete(cli: Cli) -> Result<Invocation> {
     let global = &cli.global;
     let plan = match cli.command {
         Command::Completion(args) => return Ok(Invocation::Completion(args.shell)),
+        Command::Rbac(args) => return Ok(Invocation::Rbac(args.role)),
         Command::Complete(args) => return Ok(Invocation::Complete(completion_words(global, args.words))),
         Command::Version(args) => {
             let format = match args.output {
@@ -263,21 +266,36 @@ fn one_jobset(name: &str, global: &GlobalArgs) -> Result<Selection> {
     Selection::parse(&[name.to_owned()], false, None, global.namespace.as_deref())
 }
 
-fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
-    use crate::render::printers::{JsonPath, Path, parse_custom_columns};
+/// `-o`: a format, or one of kubectl's template printers (parsed).
+fn output_of(output: &cli::ListOutput) -> Result<(Format, Option<Printer>)> {
+    use crate::render::gotemplate::GoTemplate;
+    use crate::render::printers::{JsonPath, parse_custom_columns};
     let bad = |what: &str, why: String| Error::Usage(format!("invalid {what}: {why}"));
-    let (format, printer) = match &args.output {
+    Ok(match output {
         cli::ListOutput::Format(f) => ((*f).into(), None),
         cli::ListOutput::JsonPath(t) => {
-            (Format::Table, Some(Printer::JsonPath(JsonPath::parse(t).map_err(|w| bad("-o jsonpath", w))?)))
+            (Format::Json, Some(Printer::JsonPath(JsonPath::parse(t).map_err(|w| bad("-o jsonpath", w))?)))
         }
         cli::ListOutput::CustomColumns(c) => (
-            Format::Table,
+            Format::Json,
             Some(Printer::Columns(parse_custom_columns(c).map_err(|w| bad("-o custom-columns", w))?)),
         ),
-    };
+        cli::ListOutput::GoTemplate(t) => (
+            Format::Json,
+            Some(Printer::GoTemplate(GoTemplate::parse(t).map_err(|w| bad("-o go-template", w))?)),
+        ),
+    })
+}
+
+fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
+    use crate::render::printers::Path;
+    let bad = |what: &str, why: String| Error::Usage(format!("invalid {what}: {why}"));
+    let (format, printer) = output_of(&args.output)?;
+    let format = if printer.is_some() { Format::Table } else { format };
     if printer.is_some() && args.watch.watch {
-        return Err(Error::Usage("-o jsonpath and custom-columns print once: not with -w".into()));
+        return Err(Error::Usage(
+            "-o jsonpath, custom-columns and go-template print once: not with -w".into(),
+        ));
     }
     let sort_by = args
         .sort_by
@@ -285,8 +303,10 @@ fn list_plan(args: &cli::ListArgs, global: &GlobalArgs) -> Result<ListPlan> {
         .map(|p| Path::parse(p.trim().trim_start_matches('{').trim_end_matches('}')))
         .transpose()
         .map_err(|w| bad("--sort-by", w))?;
+    let mut selection = selection(&args.select, global)?;
+    selection.field_selector = args.field_selector.clone().filter(|f| !f.trim().is_empty());
     Ok(ListPlan {
-        selection: selection(&args.select, global)?,
+        selection,
         format,
         printer,
         sort_by,
@@ -310,15 +330,18 @@ fn diff_plan(args: &cli::DiffArgs, global: &GlobalArgs) -> Result<DiffPlan> {
         external_diff: std::env::var("KUBECTL_EXTERNAL_DIFF").ok().filter(|v| !v.trim().is_empty()),
         history_limit: global.history_limit,
         record: args.record.record,
+        server_dry_run: args.server_dry_run,
     })
 }
 
 fn history_plan(args: &cli::HistoryArgs, global: &GlobalArgs) -> Result<HistoryPlan> {
+    let (format, printer) = output_of(&args.show.output)?;
     Ok(HistoryPlan {
         selection: selection(&args.select, global)?,
         revision: args.revision,
         diff: args.diff.as_deref().map(parse_revision_pair).transpose()?,
-        format: args.show.output.into(),
+        format,
+        printer,
         no_headers: args.show.no_headers,
         color: color(global),
         history_limit: global.history_limit,
@@ -347,7 +370,10 @@ fn history_watch(args: &cli::HistoryArgs) -> Result<Option<Watching>> {
     if args.revision.is_some() || args.diff.is_some() {
         return Err(Error::Usage("history -w lists revisions: drop --revision and --diff".into()));
     }
-    if !matches!(args.show.output, cli::OutputFormat::Table | cli::OutputFormat::Wide) {
+    if !matches!(
+        args.show.output,
+        cli::ListOutput::Format(cli::OutputFormat::Table | cli::OutputFormat::Wide)
+    ) {
         return Err(Error::Usage("history -w prints table rows: use -o wide or no -o".into()));
     }
     Ok(Some(watch))

@@ -303,6 +303,19 @@ Exit codes:
   1  error
   2  usage error";
 
+const RBAC_HELP: &str = "\
+Examples:
+  # give a cluster the three roles (as a cluster admin)
+  kubectl jobset rbac | kubectl apply -f -
+
+  # the read-only role, bound to alice in namespace ml
+  kubectl jobset rbac readonly
+  kubectl create rolebinding alice-jobsets --clusterrole=kubectl-jobset-readonly --user=alice -n ml
+
+Exit codes:
+  0  success
+  2  usage error";
+
 const COMPLETION_HELP: &str = "\
 Examples:
   # bash, for this shell
@@ -457,6 +470,14 @@ pub enum Command {
     #[command(after_help = VERSION_HELP)]
     Version(VersionArgs),
 
+    /// Print the ClusterRoles kubectl-jobset needs, to apply or to hand to a cluster admin.
+    ///
+    /// `user` is everything the commands do, `readonly` what list, diff, history, status
+    /// and tree need, `handover` what `--handover` adds; without a ROLE, all three.
+    /// Bind one per namespace with a RoleBinding (or cluster-wide for -A).
+    #[command(after_help = RBAC_HELP)]
+    Rbac(RbacArgs),
+
     /// Print a shell completion script (bash, zsh, fish, powershell), or the kubectl
     /// completion shim (`kubectl`).
     #[command(after_help = COMPLETION_HELP)]
@@ -570,8 +591,9 @@ pub struct ListArgs {
     #[command(flatten)]
     pub select: SelectArgs,
 
-    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE or
-    /// custom-columns=HEADER:PATH,... (kubectl's JSONPath).
+    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE,
+    /// custom-columns=HEADER:PATH,..., custom-columns-file=FILE, go-template=TEMPLATE or
+    /// go-template-file=FILE (kubectl's JSONPath and Go templates).
     #[arg(short = 'o', long, value_name = "FORMAT", value_parser = ListOutputParser, default_value = "table")]
     pub output: ListOutput,
 
@@ -582,6 +604,11 @@ pub struct ListArgs {
     /// Sort by a JSONPath, e.g. `.metadata.creationTimestamp` or `{.status.restarts}`.
     #[arg(long, value_name = "PATH")]
     pub sort_by: Option<String>,
+
+    /// Selector on the JobSets' fields, passed to the API server (`metadata.name=…`,
+    /// `metadata.namespace!=…`: the fields the JobSet CRD can be selected by).
+    #[arg(long, value_name = "SELECTOR")]
+    pub field_selector: Option<String>,
 
     /// Add a LABELS column with every label.
     #[arg(long)]
@@ -601,6 +628,7 @@ pub enum ListOutput {
     Format(OutputFormat),
     JsonPath(String),
     CustomColumns(String),
+    GoTemplate(String),
 }
 
 /// Parses `list -o` (and offers its values to completion).
@@ -634,16 +662,55 @@ impl clap::builder::TypedValueParser for ListOutputParser {
         if let Some(columns) = text.strip_prefix("custom-columns=") {
             return Ok(ListOutput::CustomColumns(columns.to_owned()));
         }
-        if text.starts_with("go-template") || text.starts_with("template=") {
-            return Err(clap::Error::raw(
-                clap::error::ErrorKind::InvalidValue,
-                format!("invalid value '{text}' for '--output': go-template is not supported, use jsonpath=TEMPLATE\n"),
-            )
-            .with_cmd(cmd));
+        // The `-file` forms read the template from a file, as kubectl does.
+        let read = |path: &str, what: &str| {
+            std::fs::read_to_string(path).map_err(|e| {
+                clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!("error reading --output {what} {path:?}: {e}\n"),
+                )
+                .with_cmd(cmd)
+            })
+        };
+        if let Some(path) = text.strip_prefix("jsonpath-file=") {
+            return Ok(ListOutput::JsonPath(read(path, "jsonpath-file")?));
+        }
+        if let Some(path) = text.strip_prefix("custom-columns-file=") {
+            let columns =
+                crate::render::printers::custom_columns_from_file(&read(path, "custom-columns-file")?)
+                    .map_err(|why| {
+                        clap::Error::raw(
+                            clap::error::ErrorKind::InvalidValue,
+                            format!("invalid --output custom-columns-file {path:?}: {why}\n"),
+                        )
+                        .with_cmd(cmd)
+                    })?;
+            return Ok(ListOutput::CustomColumns(columns));
+        }
+        // kubectl's spellings: `go-template=`/`template=`, `go-template-file=`/`templatefile=`.
+        if let Some(template) = text.strip_prefix("go-template=").or_else(|| text.strip_prefix("template=")) {
+            return Ok(ListOutput::GoTemplate(template.to_owned()));
+        }
+        if let Some(path) =
+            text.strip_prefix("go-template-file=").or_else(|| text.strip_prefix("templatefile="))
+        {
+            return Ok(ListOutput::GoTemplate(read(path, "go-template-file")?));
         }
         OutputFormat::from_str(&text, true).map(ListOutput::Format).map_err(|_| {
             let mut err = invalid(text.to_string());
-            let valid = ["table", "wide", "json", "yaml", "name", "jsonpath=TEMPLATE", "custom-columns=SPEC"];
+            let valid = [
+                "table",
+                "wide",
+                "json",
+                "yaml",
+                "name",
+                "jsonpath=TEMPLATE",
+                "jsonpath-file=FILE",
+                "custom-columns=SPEC",
+                "custom-columns-file=FILE",
+                "go-template=TEMPLATE",
+                "go-template-file=FILE",
+            ];
             err.insert(
                 clap::error::ContextKind::ValidValue,
                 clap::error::ContextValue::Strings(valid.iter().map(|v| v.to_string()).collect()),
@@ -653,17 +720,31 @@ impl clap::builder::TypedValueParser for ListOutputParser {
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        let names = ["table", "wide", "json", "yaml", "name", "jsonpath=", "custom-columns="];
+        let names = [
+            "table",
+            "wide",
+            "json",
+            "yaml",
+            "name",
+            "jsonpath=",
+            "jsonpath-file=",
+            "custom-columns=",
+            "custom-columns-file=",
+            "go-template=",
+            "go-template-file=",
+        ];
         Some(Box::new(names.into_iter().map(clap::builder::PossibleValue::new)))
     }
 }
 
-/// How `list` and `history` print: a table (or `-o`), and with `-w` its changes.
+/// How `history` prints: a table (or `-o`), and with `-w` its changes.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Output format.
-    #[arg(short = 'o', long, value_enum, default_value_t = OutputFormat::Table)]
-    pub output: OutputFormat,
+    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE,
+    /// custom-columns=HEADER:PATH,... (one row per revision), custom-columns-file=FILE,
+    /// go-template=TEMPLATE or go-template-file=FILE.
+    #[arg(short = 'o', long, value_name = "FORMAT", value_parser = ListOutputParser, default_value = "table")]
+    pub output: ListOutput,
 
     /// Omit the table header.
     #[arg(long)]
@@ -713,6 +794,12 @@ pub struct DiffArgs {
     /// A machine-readable report instead of unified diffs.
     #[arg(short = 'o', long, value_enum)]
     pub output: Option<DiffOutput>,
+
+    /// Ask the API server to default and validate the expected Jobs: a dry-run create
+    /// (stored nowhere; needs create on jobs) per distinct template that differs on the
+    /// client. Without it `diff` sends only GET/LIST requests and uses client-side defaults.
+    #[arg(long)]
+    pub server_dry_run: bool,
 
     #[command(flatten)]
     pub record: RecordArgs,
@@ -1368,6 +1455,23 @@ pub enum CompletionShell {
     Powershell,
     /// The `kubectl_complete-jobset` shim that kubectl runs to complete plugin arguments.
     Kubectl,
+}
+
+/// One of the ClusterRoles `rbac` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RbacRole {
+    /// `kubectl-jobset`: every command.
+    User,
+    /// `kubectl-jobset-readonly`: the read verbs.
+    Readonly,
+    /// `kubectl-jobset-handover`: what `--handover` adds.
+    Handover,
+}
+
+#[derive(Debug, Args)]
+pub struct RbacArgs {
+    #[arg(value_enum)]
+    pub role: Option<RbacRole>,
 }
 
 #[derive(Debug, Args)]

@@ -223,7 +223,7 @@ pub enum Error {
     /// 403: RBAC denied a verb on a resource.
     #[error(
         "forbidden: {who} cannot {verb} {resource} {scope}; \
-         ask a cluster admin for this permission (see rbac/kubectl-jobset-clusterrole.yaml){detail}"
+         ask a cluster admin for this permission (`kubectl jobset rbac user` prints the role that grants it){detail}"
     )]
     Forbidden { who: String, verb: &'static str, resource: String, scope: String, detail: String },
 

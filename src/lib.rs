@@ -55,6 +55,7 @@ pub mod model;
 pub mod observe;
 pub mod plan;
 pub mod presence;
+pub mod rbac;
 pub mod recorder;
 pub mod render;
 pub mod runs;
@@ -81,6 +82,10 @@ pub async fn run(
 ) -> Result<ExitStatus> {
     match args::complete(cli)? {
         Invocation::Completion(shell) => completion::write_script(shell, out).map(|()| ExitStatus::Success),
+        Invocation::Rbac(role) => {
+            out.write_all(rbac::roles(role).as_bytes())?;
+            Ok(ExitStatus::Success)
+        }
         Invocation::Complete(words) => {
             completion::answer(&words, out, log).await.map(|()| ExitStatus::Success)
         }

@@ -10,6 +10,8 @@ pub struct Selection {
     /// Explicit names, de-duplicated, in the order given; empty means "all that match".
     pub names: Vec<String>,
     pub label_selector: Option<String>,
+    /// `--field-selector` on JobSets, passed to the API server (`list` only).
+    pub field_selector: Option<String>,
 }
 
 /// Stands for "the context's namespace" until connected (never a valid namespace).
@@ -68,6 +70,7 @@ impl Selection {
             namespace: (!all_namespaces).then(|| namespace.unwrap_or(DEFAULT_NAMESPACE_PENDING).to_owned()),
             names: parsed,
             label_selector,
+            field_selector: None,
         })
     }
 

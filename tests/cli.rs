@@ -210,6 +210,43 @@ fn checked_in_completions_match_the_cli() {
     }
 }
 
+/// Issue 28: the bash script asks `__complete` for every word: no hidden command, flag
+/// values, and a word with `=` completed as bash splits it.
+#[test]
+fn bash_completion_asks_the_plugin() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_kubectl-jobset"), dir.path().join("kubectl-jobset"))
+        .unwrap();
+    let script = dir.path().join("kubectl-jobset.bash");
+    std::fs::write(&script, plugin().args(["completion", "bash"]).output().unwrap().stdout).unwrap();
+    let path = format!("{}:{}", dir.path().display(), std::env::var("PATH").unwrap_or_default());
+    let complete = |line: &str| -> Vec<String> {
+        let run = format!(
+            "source '{}'; COMP_LINE='{line}'; COMP_POINT=${{#COMP_LINE}}; _kubectl_jobset; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let out = std::process::Command::new("bash")
+            .args(["--norc", "-c", &run])
+            .env("PATH", &path)
+            .env("HOME", "/nonexistent-home")
+            .env_remove("KUBECONFIG")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().lines().filter(|l| !l.is_empty()).map(str::to_owned).collect()
+    };
+    let all = complete("kubectl-jobset ");
+    assert!(all.contains(&"list".to_owned()) && all.contains(&"rbac".to_owned()), "{all:?}");
+    assert!(!all.iter().any(|c| c.starts_with("__")), "no hidden command: {all:?}");
+    assert_eq!(complete("kubectl-jobset li"), ["list"]);
+    assert_eq!(complete("kubectl-jobset list -o j"), ["json", "jsonpath=", "jsonpath-file="]);
+    assert_eq!(complete("kubectl-jobset completion z"), ["zsh"]);
+    assert_eq!(complete("kubectl-jobset rbac r"), ["readonly"]);
+    assert_eq!(complete("kubectl-jobset set image --dry-run s"), ["server"]);
+    // No cluster: no names, and no error either.
+    assert!(complete("kubectl-jobset diff tr").is_empty());
+}
+
 #[test]
 fn kubectl_completion_protocol() {
     plugin()
@@ -221,7 +258,9 @@ fn kubectl_completion_protocol() {
         .args(["__complete", "list", "-o", ""])
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("table\nwide\njson\nyaml\nname\njsonpath=\ncustom-columns=\n:4"));
+        .stdout(predicate::str::starts_with(
+            "table\nwide\njson\nyaml\nname\njsonpath=\njsonpath-file=\ncustom-columns=\ncustom-columns-file=\ngo-template=\ngo-template-file=\n:4",
+        ));
     let shim = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions/kubectl_complete-jobset");
     let mode = std::fs::metadata(&shim).unwrap();
     #[cfg(unix)]
@@ -282,7 +321,8 @@ fn krew_manifest_is_complete() {
 fn every_command_has_examples_that_parse() {
     let dir = tempfile::tempdir().unwrap();
     let config = kubeconfig(dir.path(), "https://127.0.0.1:1", TOKEN);
-    let commands: [&[&str]; 21] = [
+    let commands: [&[&str]; 22] = [
+        &["rbac"],
         &["tree"],
         &["version"],
         &["suspend"],
@@ -315,11 +355,11 @@ fn every_command_has_examples_that_parse() {
             .lines()
             .filter(|l| !l.trim_start().starts_with('#'))
             .filter_map(|l| l.split_once("kubectl jobset ").map(|(_, rest)| rest))
-            .map(|rest| shell_words(rest.split([')', '>']).next().unwrap_or_default()))
+            .map(|rest| shell_words(rest.split([')', '>', '|']).next().unwrap_or_default()))
             .collect();
         assert!(!runnable.is_empty(), "{command:?}: no runnable example in:\n{examples}");
         for words in runnable {
-            if words.first().map(String::as_str) == Some("completion")
+            if matches!(words.first().map(String::as_str), Some("completion" | "rbac"))
                 || words.contains(&"--client".to_owned())
             {
                 plugin().args(&words).assert().success();

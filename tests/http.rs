@@ -177,6 +177,7 @@ impl FakeApi {
             external_diff: None,
             history_limit: 10,
             record,
+            server_dry_run: false,
         };
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let _ = diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
@@ -298,17 +299,18 @@ async fn diff_without_record_reads_and_writes_nothing() {
         assert_eq!(sorted(seen), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS]);
     }
     assert!(api.revisions.lock().unwrap().is_empty());
-    // Drifted Jobs: the one dry run of the spec's template, still no write.
+    // Drifted Jobs: compared under client-side defaults, not even a dry run.
     let api = FakeApi {
         jobsets: vec![jobset_running("a", "app:v2", &[])],
         jobs: vec![defaulted_child_job("a", "app:v1", &[])],
         ..Default::default()
     };
     let (seen, _) = api.diff_recording(DiffFormat::Summary, false).await;
-    assert_eq!(sorted(seen), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS, DRY_RUN]);
+    assert_eq!(sorted(seen), [LIST_REVISIONS, LIST_JOBS, GET_RECORDER_LEASE, LIST_JOBSETS]);
     assert!(api.revisions.lock().unwrap().is_empty());
 }
 
+/// `diff --server-dry-run`: the server defaults (and validates) the expected Jobs.
 #[tokio::test]
 async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
     use kubectl_jobset::commands::diff::{DiffFormat, DiffPlan, run as diff};
@@ -348,6 +350,7 @@ async fn a_template_the_api_server_rejects_fails_only_its_jobset() {
         external_diff: None,
         history_limit: 10,
         record: false,
+        server_dry_run: true,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let error = diff(&cluster, &plan, &mut out, &mut err).await.unwrap_err();
@@ -586,6 +589,7 @@ async fn a_namespace_that_refuses_history_writes_does_not_stop_the_others() {
         external_diff: None,
         history_limit: 10,
         record: true,
+        server_dry_run: false,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     diff(&cluster, &plan, &mut out, &mut err).await.unwrap();
@@ -660,6 +664,7 @@ async fn a_torn_read_reads_the_jobset_again_and_credits_the_right_attempt() {
         revision: None,
         diff: None,
         format: Format::Json,
+        printer: None,
         no_headers: false,
         color: false,
         history_limit: 10,
@@ -742,6 +747,7 @@ async fn history_of_a_deleted_jobset_is_the_same_reads_and_no_write() {
         revision: None,
         diff: None,
         format: Format::Table,
+        printer: None,
         no_headers: false,
         color: false,
         history_limit: 10,

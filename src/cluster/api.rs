@@ -88,14 +88,32 @@ impl Cluster {
         api: &Api<K>,
         op: Op,
         label_selector: Option<&str>,
+        keep: impl FnMut(K) -> U,
+    ) -> Result<Vec<U>>
+    where
+        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
+    {
+        self.list_pages_by(api, op, label_selector, None, keep).await
+    }
+
+    /// `list_pages` with a field selector too.
+    async fn list_pages_by<K, U>(
+        &self,
+        api: &Api<K>,
+        op: Op,
+        label_selector: Option<&str>,
+        field_selector: Option<&str>,
         mut keep: impl FnMut(K) -> U,
     ) -> Result<Vec<U>>
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
     {
-        let mut params =
-            ListParams { label_selector: label_selector.map(str::to_owned), ..Default::default() }
-                .limit(PAGE_SIZE);
+        let mut params = ListParams {
+            label_selector: label_selector.map(str::to_owned),
+            field_selector: field_selector.map(str::to_owned),
+            ..Default::default()
+        }
+        .limit(PAGE_SIZE);
         let mut items = Vec::new();
         loop {
             let page = api.list(&params).await.map_err(|e| self.errors.classify(op.clone(), e))?;
@@ -108,8 +126,18 @@ impl Cluster {
     }
 
     pub async fn list_jobsets(&self, namespace: Option<&str>, selector: Option<&str>) -> Result<Vec<JobSet>> {
+        self.list_jobsets_by(namespace, selector, None).await
+    }
+
+    /// JobSets by label and field selectors (`list --field-selector`).
+    pub async fn list_jobsets_by(
+        &self,
+        namespace: Option<&str>,
+        selector: Option<&str>,
+        fields: Option<&str>,
+    ) -> Result<Vec<JobSet>> {
         let op = Op::new("list", JOBSET_RESOURCE, namespace);
-        self.list_pages(&api::<JobSet>(self, namespace), op, selector, |js| js).await
+        self.list_pages_by(&api::<JobSet>(self, namespace), op, selector, fields, |js| js).await
     }
 
     pub async fn get_jobset(&self, namespace: &str, name: &str) -> Result<JobSet> {

@@ -98,6 +98,8 @@ pub struct FleetWatch<'a> {
     pub jobset_selector: Option<&'a str>,
     /// Only the JobSet of this name (a field selector).
     pub name: Option<&'a str>,
+    /// `--field-selector` on JobSets.
+    pub jobset_fields: Option<&'a str>,
     /// The label selector of the Jobs to follow, if any.
     pub jobs: Option<String>,
     /// The label selector of the ControllerRevisions to follow, if any.
@@ -114,8 +116,14 @@ pub fn watch_fleet(
     if let Some(selector) = what.jobset_selector {
         config = config.labels(selector);
     }
-    if let Some(name) = what.name {
-        config = config.fields(&format!("metadata.name={name}"));
+    let fields: Vec<String> = what
+        .name
+        .map(|name| format!("metadata.name={name}"))
+        .into_iter()
+        .chain(what.jobset_fields.map(str::to_owned))
+        .collect();
+    if !fields.is_empty() {
+        config = config.fields(&fields.join(","));
     }
     let mut streams: Vec<futures::stream::BoxStream<'static, Result<FleetUpdate, watcher::Error>>> = vec![
         watcher(api::<JobSet>(cluster, what.namespace), config)

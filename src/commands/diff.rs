@@ -10,7 +10,7 @@ use crate::diff::unified::{Palette, yaml_lines};
 use crate::diff::{JobSetDrift, State, job_range};
 use crate::error::{Error, Result};
 use crate::exit::ExitStatus;
-use crate::observe::{Observed, RecordOptions, Recorder, observe, spec_revision};
+use crate::observe::{Observed, RecordOptions, Recorder, observe, observe_to_read, spec_revision};
 use crate::render::{self, documents::DiffDocument, drift::write_text, table::write_table};
 use crate::select::Selection;
 
@@ -35,6 +35,8 @@ pub struct DiffPlan {
     /// `--record` (or KUBECTL_JOBSET_RECORD): write the history seen, as write verbs do.
     /// Otherwise nothing is written: the history shown is what recording would leave.
     pub record: bool,
+    /// `--server-dry-run`: the server defaults the expected Jobs (dry-run creates).
+    pub server_dry_run: bool,
 }
 
 pub async fn run(
@@ -49,9 +51,11 @@ pub async fn run(
         recorder: Recorder::Defer,
         write: plan.record,
     };
-    let Some(Observed { fleet, drifts, histories, recorder, .. }) =
-        observe(cluster, &plan.selection, Some(&options), err).await?
-    else {
+    let observed = match plan.server_dry_run {
+        true => observe(cluster, &plan.selection, Some(&options), err).await?,
+        false => observe_to_read(cluster, &plan.selection, Some(&options), err).await?,
+    };
+    let Some(Observed { fleet, drifts, histories, recorder, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
     let spec_revisions: Vec<Option<i64>> =

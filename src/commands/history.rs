@@ -19,7 +19,7 @@ use crate::exit::ExitStatus;
 use crate::history::deleted::DeletedHistory;
 use crate::history::{JOBSET_LABEL, Revision, View, bad_revision, select};
 use crate::model::jobset::JobSet;
-use crate::observe::{Observed, RecordOptions, Recorder, observe_or_deleted};
+use crate::observe::{Observed, RecordOptions, Recorder, observe_or_deleted_to_read};
 use crate::render::documents::to_value;
 use crate::render::history::{self as rendered, CREATED, recorder_hint};
 use crate::render::watch::{Seen, WatchEvent, WatchTable};
@@ -34,6 +34,9 @@ pub struct HistoryPlan {
     /// `--diff A,B`: what changed from A to B.
     pub diff: Option<(i64, i64)>,
     pub format: Format,
+    /// `-o jsonpath=…` / `custom-columns=…`: applied to the documents `-o json` prints
+    /// (`format` is then Json).
+    pub printer: Option<crate::render::printers::Printer>,
     pub no_headers: bool,
     pub color: bool,
     pub history_limit: usize,
@@ -57,7 +60,7 @@ pub async fn run(
         write: plan.record,
     };
     let Some(Observed { fleet, histories, recorder, drifts, .. }) =
-        observe_or_deleted(cluster, &plan.selection, Some(&options), err).await?
+        observe_or_deleted_to_read(cluster, &plan.selection, Some(&options), err).await?
     else {
         return Ok(ExitStatus::Success);
     };
@@ -101,8 +104,10 @@ pub async fn run(
     if histories.values().flatten().any(|r| r.unrecorded) {
         writeln!(err, "{}", rendered::UNRECORDED_NOTE)?;
     }
-    if !documents.is_empty() {
-        render::write_documents(out, plan.format, documents)?;
+    match (&plan.printer, documents.is_empty()) {
+        (Some(printer), _) => write_printed(out, printer, documents, plan.no_headers)?,
+        (None, false) => render::write_documents(out, plan.format, documents)?,
+        (None, true) => {}
     }
     if plan.watch.is_some() && fleet.jobsets.is_empty() {
         writeln!(err, "not watching: the jobset was deleted (its kept history is above)")?;
@@ -131,6 +136,7 @@ async fn watch(
         namespace: Some(jobset.namespace()),
         jobset_selector: None,
         name: Some(jobset.name()),
+        jobset_fields: None,
         jobs: None,
         revisions: Some(format!("{JOBSET_LABEL}={}", jobset.name())),
     };
@@ -294,6 +300,25 @@ fn show_deleted(
         documents.extend(document);
     }
     Ok(documents)
+}
+
+/// `-o jsonpath=`/`go-template=`: the template over what `-o json` prints (one document,
+/// or a List of them); `-o custom-columns=`: one row per revision (or per document without any).
+fn write_printed(
+    out: &mut dyn Write,
+    printer: &crate::render::printers::Printer,
+    mut documents: Vec<Value>,
+    no_headers: bool,
+) -> Result<()> {
+    let rows: Vec<Value> = documents
+        .iter()
+        .flat_map(|d| match d.get("revisions").and_then(Value::as_array) {
+            Some(revisions) => revisions.clone(),
+            None => vec![d.clone()],
+        })
+        .collect();
+    let document = if documents.len() == 1 { documents.remove(0) } else { render::as_list(documents) };
+    printer.write(out, &document, &rows, no_headers)
 }
 
 /// Whether `-o` asks for documents, which `run` prints together once every JobSet is read.

@@ -23,12 +23,7 @@ use crate::render::watch::{self as watched, Seen, WatchEvent, WatchTable};
 use crate::render::{self, Format, list, table::write_table};
 use crate::select::Selection;
 
-/// kubectl's template printers, parsed.
-#[derive(Debug, Clone)]
-pub enum Printer {
-    JsonPath(crate::render::printers::JsonPath),
-    Columns(Vec<(String, crate::render::printers::Path)>),
-}
+pub use crate::render::printers::Printer;
 
 #[derive(Debug, Clone)]
 pub struct ListPlan {
@@ -108,25 +103,15 @@ pub async fn run(
     Ok(ExitStatus::Success)
 }
 
-/// `-o jsonpath=`: the template applied to the object (one JobSet by name) or the List,
-/// as `kubectl get`; `-o custom-columns=`: a table of the paths.
+/// `-o jsonpath=`/`go-template=`: the template applied to the object (one JobSet by
+/// name) or the List, as `kubectl get`; `-o custom-columns=`: a table of the paths.
 fn write_printed(out: &mut dyn Write, plan: &ListPlan, jobsets: &[JobSet], printer: &Printer) -> Result<()> {
     let objects: Vec<Value> = jobsets.iter().map(|js| render::without_managed_fields(js.object())).collect();
-    match printer {
-        Printer::JsonPath(template) => {
-            let document = match (plan.selection.names.len(), objects.as_slice()) {
-                (1, [one]) => one.clone(),
-                _ => render::as_list(objects),
-            };
-            write!(out, "{}", template.render(&document))?;
-        }
-        Printer::Columns(columns) => {
-            let headers: Vec<&str> = columns.iter().map(|(h, _)| h.as_str()).collect();
-            let rows = crate::render::printers::custom_column_rows(columns, &objects);
-            write_table(out, &headers, &rows, plan.no_headers)?;
-        }
-    }
-    Ok(())
+    let document = match (plan.selection.names.len(), objects.as_slice()) {
+        (1, [one]) => one.clone(),
+        _ => render::as_list(objects.clone()),
+    };
+    printer.write(out, &document, &objects, plan.no_headers)
 }
 
 /// `--show-labels` (LABELS: `k=v,…`) and `-L KEY` (a column per key, headed by the key
@@ -173,6 +158,7 @@ async fn watch(
         namespace,
         jobset_selector: plan.selection.label_selector.as_deref(),
         name: single,
+        jobset_fields: plan.selection.field_selector.as_deref(),
         jobs: Some(labels::JOBSET_NAME.to_owned()),
         revisions: None,
     };
@@ -323,7 +309,9 @@ impl<'a> RowPrinter<'a> {
             plan,
             watching,
             all_namespaces,
-            rows: WatchTable::new(&headers, list::AGE, &rows, watching.events),
+            rows: WatchTable::new(&headers, list::AGE, &rows, watching.events)
+                .reserve("STATUS", list::WIDEST_STATUS.len())
+                .reserve(list::AGE, "5m10s".len()),
         };
         for (key, row) in keys.iter().zip(&rows) {
             printer.rows.record(key.clone(), row);

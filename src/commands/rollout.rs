@@ -160,6 +160,7 @@ async fn start(
         namespace: spec.namespace.clone(),
         names: spec.names.clone(),
         label_selector: spec.selector.clone(),
+        field_selector: None,
     };
     let Some(fleet) = fleet::load_targets(cluster, &selection, err).await? else {
         return Err(Error::Usage("no JobSet matched: nothing to roll out".into()));

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::exit::ExitStatus;
 use crate::model::jobset::JobSet;
 use crate::observe::fleet::not_found;
-use crate::observe::{Defaulter, Fleet, Observed, RecordOptions, Recorder, compute, observe};
+use crate::observe::{Defaulter, Fleet, Observed, RecordOptions, Recorder, compute, observe_to_read};
 use crate::plan::rollout_status::{Verdict, assess};
 use crate::select::Selection;
 
@@ -48,7 +48,7 @@ pub async fn run(
         write: plan.record,
     };
     let Observed { fleet, drifts, mut defaulter, recorder, .. } =
-        observe(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
+        observe_to_read(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {
             not_found(&plan.selection.names, plan.selection.namespace.as_deref().unwrap_or_default())
         })?;
     let jobset = &fleet.jobsets[0];

@@ -15,7 +15,7 @@ use crate::exit::ExitStatus;
 use crate::history::View;
 use crate::model::jobset::{ChildJob, JobSet, JobState, labels};
 use crate::model::summary::summarize;
-use crate::observe::{Observed, observe};
+use crate::observe::{Observed, observe_to_read};
 use crate::render::tree::{Header, Node, write_tree};
 use crate::select::Selection;
 
@@ -34,7 +34,7 @@ pub async fn run(
     let name = plan.selection.names.first().cloned().unwrap_or_default();
     let ns = plan.selection.namespace.clone().unwrap_or_default();
     let (observed, pods) =
-        tokio::join!(observe(cluster, &plan.selection, None, err), list_pods(cluster, &ns, &name));
+        tokio::join!(observe_to_read(cluster, &plan.selection, None, err), list_pods(cluster, &ns, &name));
     let Some(Observed { mut fleet, drifts, .. }) = observed? else {
         return Err(crate::observe::fleet::not_found(&plan.selection.names, &ns));
     };

@@ -713,7 +713,7 @@ async fn check_permissions(cluster: &Cluster, jobset: &JobSet, service: bool, ku
     Err(refused(
         jobset.name(),
         format!(
-            "the handover needs permissions you lack in namespace {}: {} (see rbac/kubectl-jobset-handover-clusterrole.yaml); \
+            "the handover needs permissions you lack in namespace {}: {} (`kubectl jobset rbac handover` prints the role that grants them); \
              nothing was changed",
             jobset.namespace(),
             missing.join(", ")

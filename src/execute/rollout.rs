@@ -212,7 +212,12 @@ pub async fn look(cluster: &Cluster, plan: &Driver) -> Result<(Journal, fleet::F
 
 /// Every JobSet the rollout may touch, in one list (names are looked up among them).
 fn scope(spec: &RolloutSpec) -> Selection {
-    Selection { namespace: spec.namespace.clone(), names: Vec::new(), label_selector: spec.selector.clone() }
+    Selection {
+        namespace: spec.namespace.clone(),
+        names: Vec::new(),
+        label_selector: spec.selector.clone(),
+        field_selector: None,
+    }
 }
 
 /// Drives the rollout until it completes, stops (failed, paused) or `--timeout`; each
@@ -507,6 +512,7 @@ async fn record(cluster: &Cluster, plan: &Driver, jobset: &JobSet, cause: Option
         namespace: Some(jobset.namespace().to_owned()),
         names: vec![jobset.name().to_owned()],
         label_selector: None,
+        field_selector: None,
     };
     let mut notes = Vec::new();
     if let Err(e) = crate::observe::observe(cluster, &selection, Some(&options), &mut notes).await {

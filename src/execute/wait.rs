@@ -18,7 +18,8 @@ use crate::model::startup::{Goal, Reached, Standing, judge};
 pub struct Wait {
     pub until: WaitFor,
     pub timeout: Duration,
-    /// A live progress line on stderr (a terminal).
+    /// A live progress line on stderr (a terminal); otherwise one line per change, as
+    /// `status` prints off a terminal.
     pub progress: bool,
 }
 
@@ -60,6 +61,7 @@ pub async fn wait(
     let mut last = None::<Snapshot>;
     let mut anything_moved = false;
     let mut queued_said = false;
+    let mut progress = Progress { live: show_progress, last: None };
     let deadline = tokio::time::sleep(timeout);
     tokio::pin!(deadline);
     loop {
@@ -78,9 +80,7 @@ pub async fn wait(
         let reached = match judge(current, &snapshot.jobs, to, wait_for.goal()) {
             Standing::Done(reached) => Some(reached),
             Standing::Pending(reached) => {
-                if show_progress {
-                    write_progress(err, to, &reached, wait_for)?;
-                }
+                progress.write(err, to, &reached, wait_for)?;
                 None
             }
             // Kueue suspends a JobSet whose containers changed and admits it again: a
@@ -101,8 +101,8 @@ pub async fn wait(
         };
         last = Some(snapshot);
         if let Some(reached) = reached {
+            progress.write(err, to, &reached, wait_for)?;
             if show_progress {
-                write_progress(err, to, &reached, wait_for)?;
                 writeln!(err)?;
             }
             // Jobs that wait on startupPolicy or dependsOn wait on the workload, not on the restart.
@@ -177,8 +177,21 @@ impl TimeoutContext {
     }
 }
 
-/// `restart N: 2/3 jobs created`, over the line before (a terminal's progress line).
-fn write_progress(err: &mut dyn Write, to: i32, reached: &Reached, wait_for: WaitFor) -> Result<()> {
-    write!(err, "\rrestart {to}: {}/{} jobs {}", reached.done, reached.expected, wait_for.verb())?;
-    Ok(())
+/// How far the attempt is: rewritten in place on a terminal, else a line when it moves.
+struct Progress {
+    live: bool,
+    last: Option<(usize, usize)>,
+}
+
+impl Progress {
+    fn write(&mut self, err: &mut dyn Write, to: i32, reached: &Reached, wait_for: WaitFor) -> Result<()> {
+        let line = format!("restart {to}: {}/{} jobs {}", reached.done, reached.expected, wait_for.verb());
+        if self.live {
+            write!(err, "\r{line}\x1b[K")?;
+        } else if self.last != Some((reached.done, reached.expected)) {
+            writeln!(err, "{line}")?;
+        }
+        self.last = Some((reached.done, reached.expected));
+        Ok(())
+    }
 }

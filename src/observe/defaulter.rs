@@ -25,11 +25,28 @@ const DRY_RUN_CONCURRENCY: usize = 8;
 pub struct Defaulter<'c> {
     cluster: &'c Cluster,
     cache: HashMap<String, Result<Value>>,
+    /// Whether to ask the API server (a dry-run create) or only default on the client.
+    defaults: Defaults,
+}
+
+/// Where the expected Jobs' defaults come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defaults {
+    /// A server-side dry run for a template whose Jobs differ from the client form: exact
+    /// whatever the server defaults or rejects. Write verbs and the recorder.
+    Server,
+    /// The client's defaults only: no request beyond GET/LIST/WATCH, whatever the number
+    /// of distinct templates. Read verbs (`diff`, `status`, `history`, `tree`).
+    Client,
 }
 
 impl<'c> Defaulter<'c> {
     pub fn new(cluster: &'c Cluster) -> Self {
-        Defaulter { cluster, cache: HashMap::new() }
+        Self::with(cluster, Defaults::Server)
+    }
+
+    pub fn with(cluster: &'c Cluster, defaults: Defaults) -> Self {
+        Defaulter { cluster, cache: HashMap::new(), defaults }
     }
 
     fn key(namespace: &str, probe: &Value) -> String {
@@ -56,15 +73,14 @@ impl<'c> Defaulter<'c> {
                 missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));
             }
         }
-        let cluster = self.cluster;
-        let answers: Vec<(String, Result<Value>)> =
-            futures::stream::iter(missing)
-                .map(|(key, (namespace, probe))| async move {
-                    (key, defaulted_job(cluster, &namespace, probe).await)
-                })
-                .buffer_unordered(DRY_RUN_CONCURRENCY)
-                .collect()
-                .await;
+        let (cluster, defaults) = (self.cluster, self.defaults);
+        let answers: Vec<(String, Result<Value>)> = futures::stream::iter(missing)
+            .map(|(key, (namespace, probe))| async move {
+                (key, defaulted_job(cluster, defaults, &namespace, probe).await)
+            })
+            .buffer_unordered(DRY_RUN_CONCURRENCY)
+            .collect()
+            .await;
         for (key, answer) in answers {
             match answer {
                 Ok(job) => self.cache.insert(key, Ok(job)),
@@ -113,8 +129,17 @@ fn belongs_to_one_template(e: &Error) -> bool {
     )
 }
 
-/// The probe Job as the API server would default it.
-async fn defaulted_job(cluster: &Cluster, namespace: &str, mut probe: Value) -> Result<Value> {
+/// The probe Job as the API server would default it (or the client, with `Client`).
+async fn defaulted_job(
+    cluster: &Cluster,
+    defaults: Defaults,
+    namespace: &str,
+    mut probe: Value,
+) -> Result<Value> {
+    if defaults == Defaults::Client {
+        apply_client_defaults(&mut probe);
+        return Ok(probe);
+    }
     match cluster.dry_run_create_job(namespace, &probe).await {
         Ok(defaulted) => Ok(defaulted),
         // Not allowed to create Jobs there, or the namespace is terminating or gone (a

@@ -206,7 +206,10 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
             let (jobset, jobs) = tokio::try_join!(cluster.get_jobset(ns, name), jobs_request)?;
             (vec![jobset], jobs)
         }
-        _ => tokio::try_join!(cluster.list_jobsets(ns, selection.label_selector.as_deref()), jobs_request)?,
+        _ => {
+            let (labels, fields) = (selection.label_selector.as_deref(), selection.field_selector.as_deref());
+            tokio::try_join!(cluster.list_jobsets_by(ns, labels, fields), jobs_request)?
+        }
     };
     // Kueue's Workloads, only for a fleet Kueue may queue (one more round trip, never
     // per JobSet): clusters without Kueue pay nothing.

@@ -17,7 +17,7 @@ use crate::model::jobset::JobSet;
 use crate::presence::{LEASE_NAME, Scope, lease_namespace, presence};
 use crate::select::Selection;
 pub use compare::compute;
-pub use defaulter::Defaulter;
+pub use defaulter::{Defaulter, Defaults};
 pub use fleet::Fleet;
 pub use record::{Histories, RecordOutcome, Recorded, record, spec_revision};
 
@@ -76,7 +76,33 @@ pub async fn observe<'c>(
     options: Option<&RecordOptions>,
     err: &mut dyn Write,
 ) -> Result<Option<Observed<'c>>> {
-    observe_with(cluster, selection, options, false, err).await
+    observe_with(cluster, selection, options, false, Defaults::Server, err).await
+}
+
+/// `observe` for a read verb: the expected Jobs are defaulted on the client, so that it
+/// sends nothing but GET/LIST/WATCH (unless `options.write`: `--record` records exactly
+/// what the server would build).
+pub async fn observe_to_read<'c>(
+    cluster: &'c Cluster,
+    selection: &Selection,
+    options: Option<&RecordOptions>,
+    err: &mut dyn Write,
+) -> Result<Option<Observed<'c>>> {
+    observe_with(cluster, selection, options, false, read_defaults(options), err).await
+}
+
+/// `observe_or_deleted` for a read verb (see `observe_to_read`).
+pub async fn observe_or_deleted_to_read<'c>(
+    cluster: &'c Cluster,
+    selection: &Selection,
+    options: Option<&RecordOptions>,
+    err: &mut dyn Write,
+) -> Result<Option<Observed<'c>>> {
+    observe_with(cluster, selection, options, true, read_defaults(options), err).await
+}
+
+fn read_defaults(options: Option<&RecordOptions>) -> Defaults {
+    if options.is_some_and(|o| o.write) { Defaults::Server } else { Defaults::Client }
 }
 
 /// `observe`, where a name that does not exist but has kept history (a deleted JobSet's,
@@ -88,7 +114,7 @@ pub async fn observe_or_deleted<'c>(
     options: Option<&RecordOptions>,
     err: &mut dyn Write,
 ) -> Result<Option<Observed<'c>>> {
-    observe_with(cluster, selection, options, true, err).await
+    observe_with(cluster, selection, options, true, Defaults::Server, err).await
 }
 
 async fn observe_with<'c>(
@@ -96,6 +122,7 @@ async fn observe_with<'c>(
     selection: &Selection,
     options: Option<&RecordOptions>,
     deleted: bool,
+    defaults: Defaults,
     err: &mut dyn Write,
 ) -> Result<Option<Observed<'c>>> {
     let ask_recorder = options.is_some_and(|o| o.recorder == Recorder::Defer);
@@ -109,7 +136,7 @@ async fn observe_with<'c>(
     let Some(mut fleet) = fleet? else {
         return Ok(None);
     };
-    let mut defaulter = Defaulter::new(cluster);
+    let mut defaulter = Defaulter::with(cluster, defaults);
     let mut drifts = compute(&mut defaulter, &fleet).await?;
     record::reread_torn(cluster, &mut defaulter, &mut fleet, &mut drifts).await?;
     let histories = match options {

@@ -8,6 +8,8 @@ use crate::model::summary::Summary;
 
 /// The header of the list column that ages by itself.
 pub const AGE: &str = "AGE";
+/// The widest STATUS a JobSet usually shows, reserved by `list -w`.
+pub const WIDEST_STATUS: &str = "Restarting,Mixed";
 
 /// Headers and cells of the list table; pure, with the clock passed in.
 pub fn table(

@@ -2,6 +2,7 @@
 
 pub mod documents;
 pub mod drift;
+pub mod gotemplate;
 pub mod history;
 pub mod list;
 pub mod printers;

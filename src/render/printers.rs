@@ -4,6 +4,45 @@
 
 use serde_json::Value;
 
+use super::gotemplate::GoTemplate;
+
+/// kubectl's template printers, parsed (`-o jsonpath=…`, `-o custom-columns=…`,
+/// `-o go-template=…`).
+#[derive(Debug, Clone)]
+pub enum Printer {
+    JsonPath(JsonPath),
+    Columns(Vec<(String, Path)>),
+    GoTemplate(GoTemplate),
+}
+
+impl Printer {
+    /// Prints as kubectl does: a template over `document` (the object, or the List of
+    /// them), or a custom-columns table with one row per `rows` entry.
+    pub fn write(
+        &self,
+        out: &mut dyn std::io::Write,
+        document: &Value,
+        rows: &[Value],
+        no_headers: bool,
+    ) -> crate::error::Result<()> {
+        match self {
+            Printer::JsonPath(template) => write!(out, "{}", template.render(document))?,
+            Printer::GoTemplate(template) => {
+                let mut text = String::new();
+                template
+                    .execute(document, &mut text)
+                    .map_err(|why| crate::error::Error::Usage(format!("-o go-template: {why}")))?;
+                out.write_all(text.as_bytes())?;
+            }
+            Printer::Columns(columns) => {
+                let headers: Vec<&str> = columns.iter().map(|(h, _)| h.as_str()).collect();
+                super::table::write_table(out, &headers, &custom_column_rows(columns, rows), no_headers)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One step of a path: `.name`, `['name']`, `[n]`, `[*]` or `[?(@.path=="value")]`.
 #[derive(Debug, Clone, PartialEq)]
 enum Step {
@@ -216,9 +255,29 @@ pub fn parse_custom_columns(spec: &str) -> Result<Vec<(String, Path)>, String> {
                 .split_once(':')
                 .ok_or_else(|| format!("custom-columns needs HEADER:PATH pairs, got {column:?}"))?;
             let path = path.trim().trim_start_matches('{').trim_end_matches('}');
-            Ok((header.trim().to_owned(), Path::parse(path)?))
+            // As kubectl: `metadata.name` is `.metadata.name`.
+            let path = match path.starts_with(['.', '[', '$', '@']) {
+                true => path.to_owned(),
+                false => format!(".{path}"),
+            };
+            Ok((header.trim().to_owned(), Path::parse(&path)?))
         })
         .collect()
+}
+
+/// A `custom-columns-file` as kubectl reads it: a line of headers and a line of paths,
+/// each separated by whitespace, as `HEADER:PATH,…`.
+pub fn custom_columns_from_file(text: &str) -> Result<String, String> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let (Some(headers), Some(paths), None) = (lines.next(), lines.next(), lines.next()) else {
+        return Err("a custom-columns file has two lines: the headers, then their paths".into());
+    };
+    let (headers, paths): (Vec<&str>, Vec<&str>) =
+        (headers.split_whitespace().collect(), paths.split_whitespace().collect());
+    if headers.len() != paths.len() {
+        return Err(format!("{} headers but {} paths", headers.len(), paths.len()));
+    }
+    Ok(headers.iter().zip(&paths).map(|(h, p)| format!("{h}:{p}")).collect::<Vec<_>>().join(","))
 }
 
 /// One row per object: each column's values joined by commas, `<none>` for none.

@@ -77,8 +77,22 @@ impl<K: Ord> WatchTable<K> {
         }
     }
 
-    /// Records `row` as the one printed for `key`, and how it compares with the last.
+    /// Makes the `header` column at least `width` wide, for values known to come later
+    /// (a STATUS that becomes `Restarting,Mixed`, an AGE of `5m10s`), so that the rows
+    /// printed afterwards stay under the first table's columns.
+    pub fn reserve(mut self, header: &str, width: usize) -> Self {
+        if let Some(i) = self.headers.iter().position(|h| h == header) {
+            self.widths[i] = self.widths[i].max(width);
+        }
+        self
+    }
+
+    /// Records `row` as the one printed for `key`, and how it compares with the last. A
+    /// cell wider than its column widens it, so the rows after it line up again.
     pub fn record(&mut self, key: K, row: &[String]) -> Seen {
+        for (width, cell) in self.widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
         let mut row = row.to_vec();
         if let Some(age) = self.age_column.filter(|&age| age < row.len()) {
             row.remove(age);
@@ -166,6 +180,25 @@ mod tests {
         let events = WatchTable::<&str>::new(&["NAME", "AGE"], "AGE", &first, true);
         assert_eq!(events.header_line(), "EVENT      NAME    AGE");
         assert_eq!(events.line(WatchEvent::Added, &cells(&["a", "1s"])), "ADDED      a       1s");
+    }
+
+    #[test]
+    fn reserved_and_widened_columns_keep_rows_in_line() {
+        let first = vec![cells(&["a", "Running", "1s", "-"])];
+        let mut table = WatchTable::new(&["NAME", "STATUS", "AGE", "STRATEGY"], "AGE", &first, false)
+            .reserve("STATUS", 16);
+        let header = table.header_line();
+        assert_eq!(header, "NAME   STATUS             AGE   STRATEGY");
+        let restarting = cells(&["a", "Restarting,Mixed", "1s", "Never"]);
+        table.record("a", &restarting);
+        let line = table.line(WatchEvent::Modified, &restarting);
+        assert_eq!(line.find("Never"), header.find("STRATEGY"), "{line}");
+        // Wider than reserved: that column widens, the rows after it line up with it.
+        let managed = cells(&["a", "ManagedElsewhere,Mixed", "5m10s", "Never"]);
+        table.record("a", &managed);
+        let wide = table.line(WatchEvent::Modified, &managed);
+        let again = table.line(WatchEvent::Modified, &restarting);
+        assert_eq!(wide.find("Never"), again.find("Never"), "{wide}\n{again}");
     }
 
     #[test]

@@ -51,10 +51,28 @@ async fn without_create_permission_client_defaults_are_noise_free_too() {
             r#"[{{"op":"replace","path":"{WORKER_CONTAINER}/image","value":"registry.example.com:5000/ml/trainer:v2"}}]"#
         ),
     );
-    // The Jobs now differ from the spec: the server is asked to confirm, refuses, and the
-    // comparison falls back to client-side defaults (-v says so).
+    // The Jobs now differ from the spec: a read compares with client-side defaults and
+    // sends nothing but GETs ...
     let out = run_plugin(
-        &["diff", "broad", "-v=1", "-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()],
+        &["diff", "broad", "-v=6", "-n", &ns.name, "--kubeconfig", carol.to_str().unwrap()],
+        None,
+        &[],
+    );
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("+        image: registry.example.com:5000/ml/trainer:v2"), "{out:?}");
+    assert!(!out.stderr.contains("POST "), "{out:?}");
+    // ... and --server-dry-run asks the server, is refused, and falls back (-v says so).
+    let out = run_plugin(
+        &[
+            "diff",
+            "broad",
+            "--server-dry-run",
+            "-v=1",
+            "-n",
+            &ns.name,
+            "--kubeconfig",
+            carol.to_str().unwrap(),
+        ],
         None,
         &[],
     );

@@ -22,7 +22,7 @@ async fn forbidden_names_the_user_verb_and_resource() {
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stderr.contains("forbidden: user \"e2e-alice\" cannot list"), "{out:?}");
     assert!(out.stderr.contains(&format!("in namespace \"{}\"", ns.name)), "{out:?}");
-    assert!(out.stderr.contains("rbac/kubectl-jobset-clusterrole.yaml"), "{out:?}");
+    assert!(out.stderr.contains("`kubectl jobset rbac user` prints the role"), "{out:?}");
 }
 
 #[tokio::test]

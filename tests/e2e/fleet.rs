@@ -83,8 +83,15 @@ async fn diff_and_restart_across_a_fleet_touch_exactly_the_drifted_jobsets() {
         ["0", "1/1", "Outdated", "2"],
         "spec revision 2: {out:?}"
     );
-    assert_eq!(request_count(&out.stderr), 3 + 1 + 2, "{}", out.stderr);
-    assert_eq!(out.stderr.matches("dryRun=All").count(), 2, "{}", out.stderr);
+    // A read sends no dry run: the expected Jobs are defaulted on the client.
+    assert_eq!(request_count(&out.stderr), 3 + 1, "{}", out.stderr);
+    assert_eq!(out.stderr.matches("dryRun=All").count(), 0, "{}", out.stderr);
+    // --server-dry-run asks the server, once per distinct template that differs: v2 in
+    // the two namespaces that drifted.
+    let server =
+        run_plugin(&["diff", "-A", "-l", &selector, "--summary", "--server-dry-run", "-v=6"], None, &[]);
+    assert_eq!((server.code, drifted(&server.stdout)), (1, expected.clone()), "{server:?}");
+    assert_eq!(server.stderr.matches("dryRun=All").count(), 2, "{}", server.stderr);
 
     let out = run_plugin(&["restart", "-A", "-l", &selector, "--if-outdated", "--yes", "-v=6"], None, &[]);
     assert_eq!(out.code, 0, "{out:?}");
@@ -168,7 +175,7 @@ async fn steady_state_diff_of_distinct_templates_makes_no_dry_run_and_no_write()
         "{out:?}"
     );
     assert_eq!(out.stdout.matches("jobs outdated").count(), 1, "only js7: {out:?}");
-    assert_eq!(out.stderr.matches("dryRun=All").count(), 1, "{}", out.stderr);
+    assert_eq!(out.stderr.matches("dryRun=All").count(), 0, "a read sends no dry run: {}", out.stderr);
 }
 
 #[tokio::test]
@@ -190,7 +197,12 @@ async fn a_jobset_that_cannot_be_compared_is_reported_alone_and_the_others_are_c
     let image = r#"[{"op":"replace","path":"/spec/replicatedJobs/0/template/spec/template/spec/containers/0/image","value":"busybox:1.37"}]"#;
     assert!(ns.kubectl(&["patch", "jobset", "drifted", "--type=json", "-p", image]).status.success());
 
-    let out = ns.plugin(&["diff", "--summary"]);
+    // A read compares on the client: the removed field is drift like any other.
+    let read = ns.plugin(&["diff", "--summary", "broken"]);
+    assert_eq!(read.code, 1, "{read:?}");
+    assert!(read.stdout.contains("Outdated"), "{read:?}");
+    // --server-dry-run asks the server, which says no Job can be built from it.
+    let out = ns.plugin(&["diff", "--summary", "--server-dry-run"]);
     assert_eq!(out.code, 2, "an error occurred: {out:?}");
     let status = |name: &str| {
         let line = out.stdout.lines().find(|l| l.starts_with(&format!("{}/{name} ", ns.name))).unwrap();
@@ -209,10 +221,10 @@ async fn a_jobset_that_cannot_be_compared_is_reported_alone_and_the_others_are_c
     assert!(out.stderr.contains("1 of 3 JobSets failed"), "{out:?}");
 
     // The drift of the others is printed in full, and the document carries the reason.
-    let out = ns.plugin(&["diff"]);
+    let out = ns.plugin(&["diff", "--server-dry-run"]);
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stdout.contains("+        image: busybox:1.37"), "{out:?}");
-    let out = ns.plugin(&["diff", "-o", "json"]);
+    let out = ns.plugin(&["diff", "-o", "json", "--server-dry-run"]);
     let doc: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
     let broken = doc["jobsets"].as_array().unwrap().iter().find(|j| j["name"] == "broken").unwrap();
     assert!(broken["error"].as_str().unwrap().contains("restartPolicy"), "{doc}");

@@ -38,6 +38,9 @@ async fn restart_recreates_every_job_from_the_current_spec() {
         ns.plugin(&["restart", "train", "--reason", "roll out busybox 1.37", "--wait", "--timeout", "60s"]);
     assert_eq!(out.code, 0, "{out:?}");
     assert_eq!(out.stdout, "jobset.jobset.x-k8s.io/train restarted (attempt 0 → 1)\n");
+    // Off a terminal, --wait says how far it is, a line whenever that moves.
+    assert!(out.stderr.ends_with("restart 1: 3/3 jobs recreated\n"), "{out:?}");
+    assert!(!out.stderr.contains('\r'), "{out:?}");
     // --wait returned: every Job of attempt 1 exists already.
     let jobs = ns.jobs_of("train").await;
     let live: Vec<_> = jobs.iter().filter(|j| j.metadata.deletion_timestamp.is_none()).collect();
@@ -204,6 +207,7 @@ async fn wait_ready_times_out_naming_what_is_missing_and_stops_when_deleted() {
     assert_eq!(out.code, 1, "{out:?}");
     assert!(out.stdout.contains("restarted (attempt 0 → 1)"), "{out:?}");
     assert!(out.stderr.contains("timed out after 3s waiting for jobset train restart 1: 2 of 2 jobs not ready (train-workers-0..1)"), "{out:?}");
+    assert!(out.stderr.contains("restart 1: 0/2 jobs ready\n"), "progress off a terminal: {out:?}");
 
     ns.settle("train", 1, 2).await;
     let name = ns.name.clone();

@@ -96,6 +96,12 @@ async fn set_image_patches_one_container_and_records_why() {
     assert_eq!(out.stdout, "train\n:4\n", "{out:?}");
     let out = complete(&["train", ""]);
     assert_eq!(out.stdout, "driver/main=\nmain=\nworkers/main=\n:6\n", "{out:?}");
+    // ... and the recorded revisions, newest first, with their change causes.
+    let args =
+        ["__complete", "--kubeconfig", kubeconfig, "-n", &ns.name, "rollback", "train", "--to-revision", ""];
+    let out = run_plugin(&args, None, &[]);
+    assert!(out.stdout.starts_with("2\tbusybox 1.37\n1") && out.stdout.ends_with("\n:4\n"), "{out:?}");
+    assert_eq!(out.stdout.lines().count(), 3, "{out:?}");
 
     // The same image again: nothing to patch.
     let out = ns.plugin(&["set", "image", "train", "workers/main=busybox:1.37", "-o", "name"]);

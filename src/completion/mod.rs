@@ -31,20 +31,27 @@ pub const KUBECTL_SHIM: &str = "#!/usr/bin/env sh
 exec kubectl-jobset __complete \"$@\"
 ";
 
+/// bash, zsh and fish ask `__complete` for every word, as cobra's scripts do: live names
+/// and revisions, and only what `plan` offers (never a hidden command).
+const BASH: &str = include_str!("script.bash");
+const ZSH: &str = include_str!("script.zsh");
+const FISH: &str = include_str!("script.fish");
+
 /// Writes the completion script for a shell.
 pub fn write_script(shell: CompletionShell, out: &mut dyn Write) -> Result<()> {
-    let shell = match shell {
-        CompletionShell::Bash => Shell::Bash,
-        CompletionShell::Zsh => Shell::Zsh,
-        CompletionShell::Fish => Shell::Fish,
-        CompletionShell::Powershell => Shell::PowerShell,
-        CompletionShell::Kubectl => {
-            out.write_all(KUBECTL_SHIM.as_bytes())?;
+    let script = match shell {
+        CompletionShell::Bash => BASH,
+        CompletionShell::Zsh => ZSH,
+        CompletionShell::Fish => FISH,
+        CompletionShell::Kubectl => KUBECTL_SHIM,
+        // PowerShell keeps clap's static script (no live names).
+        CompletionShell::Powershell => {
+            let mut command = Cli::command();
+            clap_complete::generate(Shell::PowerShell, &mut command, "kubectl-jobset", out);
             return Ok(());
         }
     };
-    let mut command = Cli::command();
-    clap_complete::generate(shell, &mut command, "kubectl-jobset", out);
+    out.write_all(script.as_bytes())?;
     Ok(())
 }
 
@@ -61,6 +68,8 @@ pub enum Completion {
     Contexts { prefix: String },
     /// `[REPLICATEDJOB/]CONTAINER=` of the named JobSets' containers (`set image`).
     ImageTargets { prefix: String, jobsets: Vec<String> },
+    /// The recorded revision numbers of the named JobSet (`--revision`, `--to-revision`).
+    Revisions { prefix: String, jobset: String },
 }
 
 /// Decides what to complete from the words typed after `kubectl jobset`; pure.
@@ -79,6 +88,12 @@ pub fn plan(words: &[String]) -> Completion {
     if let Some(flag) = before.last().filter(|w| w.starts_with('-') && !w.contains('='))
         && let Some(arg) = find_flag(command, flag).filter(|a| a.get_action().takes_values())
     {
+        if matches!(arg.get_id().as_str(), "revision" | "to_revision") {
+            return match positionals.first() {
+                Some(jobset) => Completion::Revisions { prefix: partial.to_owned(), jobset: jobset.clone() },
+                None => Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION },
+            };
+        }
         return complete_value(arg, partial);
     }
     if partial.starts_with('-') {
@@ -97,7 +112,7 @@ pub fn plan(words: &[String]) -> Completion {
     }
     let path: Vec<&str> = path.iter().map(String::as_str).collect();
     match path.as_slice() {
-        ["completion"] if positionals.is_empty() => Completion::Static {
+        ["completion" | "rbac"] if positionals.is_empty() => Completion::Static {
             candidates: command
                 .get_positionals()
                 .flat_map(|a| a.get_possible_values())
@@ -106,7 +121,9 @@ pub fn plan(words: &[String]) -> Completion {
                 .collect(),
             directive: NO_FILE_COMPLETION,
         },
-        ["completion"] => Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION },
+        ["completion" | "rbac" | "version"] => {
+            Completion::Static { candidates: vec![], directive: NO_FILE_COMPLETION }
+        }
         // After a JobSet name: its containers, as `[REPLICATEDJOB/]CONTAINER=`.
         ["set", "image"] if !positionals.is_empty() => {
             Completion::ImageTargets { prefix: partial.to_owned(), jobsets: positionals }
@@ -267,9 +284,36 @@ pub async fn answer(words: &[String], out: &mut dyn Write, log: Arc<RequestLog>)
             };
             (filter(found, &prefix, &[]), NO_SPACE_NO_FILE_COMPLETION)
         }
+        Completion::Revisions { prefix, jobset } => {
+            let found = match cluster::connect(&connect, log).await {
+                Ok(c) => revision_numbers(&c, &jobset).await.unwrap_or_default(),
+                Err(_) => vec![],
+            };
+            let found: Vec<_> = found.into_iter().filter(|(n, _)| n.starts_with(&prefix)).collect();
+            return write_candidates(out, &found, NO_FILE_COMPLETION);
+        }
     };
     let candidates: Vec<(String, String)> = candidates.into_iter().map(|c| (c, String::new())).collect();
     write_candidates(out, &candidates, directive)
+}
+
+/// The JobSet's recorded revisions, newest first, each with its change-cause (staged
+/// changes and other JobSets' kept history left out).
+async fn revision_numbers(cluster: &Cluster, name: &str) -> Result<Vec<(String, String)>> {
+    use crate::history::{CHANGE_CAUSE, JOBSET_LABEL, belongs_to};
+    let name = name.rsplit('/').next().unwrap_or(name);
+    let jobset = cluster.get_jobset(&cluster.namespace, name).await?;
+    let stored = cluster.list_revisions(Some(&cluster.namespace), &format!("{JOBSET_LABEL}={name}")).await?;
+    let mut numbered: Vec<(i64, String)> = stored
+        .iter()
+        .filter(|r| !crate::plan::staged::is_staged(r) && belongs_to(r).contains(&jobset.uid()))
+        .map(|r| {
+            let cause = r.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).cloned();
+            (r.revision, cause.unwrap_or_default())
+        })
+        .collect();
+    numbered.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    Ok(numbered.into_iter().map(|(n, cause)| (n.to_string(), cause)).collect())
 }
 
 async fn jobset_names(cluster: &Cluster) -> Result<Vec<String>> {
@@ -337,7 +381,7 @@ mod tests {
     fn flag_values() {
         assert_eq!(plan(&words(&["list", "-n", "m"])), Completion::Namespaces { prefix: "m".into() });
         assert_eq!(plan(&words(&["--context", ""])), Completion::Contexts { prefix: "".into() });
-        assert_eq!(values(plan(&words(&["list", "-o", "j"]))), ["json", "jsonpath="]);
+        assert_eq!(values(plan(&words(&["list", "-o", "j"]))), ["json", "jsonpath=", "jsonpath-file="]);
         assert_eq!(values(plan(&words(&["completion", "z"]))), ["zsh"]);
     }
 
@@ -365,6 +409,19 @@ mod tests {
         assert_eq!(values(plan(&words(&["set", "image", "x", "--dry-run", "s"]))), ["server"]);
         assert!(values(plan(&words(&["status", "--"]))).contains(&"--watch".to_owned()));
         assert!(values(plan(&words(&["list", "--w"]))).contains(&"--watch".to_owned()));
+    }
+
+    #[test]
+    fn revision_numbers_of_the_named_jobset() {
+        assert_eq!(
+            plan(&words(&["rollback", "train", "--to-revision", ""])),
+            Completion::Revisions { prefix: "".into(), jobset: "train".into() }
+        );
+        assert_eq!(
+            plan(&words(&["history", "-n", "ml", "train", "--revision", "1"])),
+            Completion::Revisions { prefix: "1".into(), jobset: "train".into() }
+        );
+        assert_eq!(values(plan(&words(&["undo", "--to-revision", ""]))), Vec::<String>::new());
     }
 
     #[test]
