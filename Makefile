@@ -28,6 +28,7 @@ unit:
 
 test: lint
 	$(CLUSTER) build >/dev/null
+	tests/cluster/build.sh krew >/dev/null
 	cargo build --locked --all-targets
 	KJS_STATE_DIR=$(TEST_STATE) $(CLUSTER) up >/dev/null
 	@set -o pipefail; status=0; \
@@ -41,6 +42,7 @@ test: lint
 # replays the same choices. (`make test` runs it for 60 s.)
 soak:
 	$(CLUSTER) build >/dev/null
+	tests/cluster/build.sh krew >/dev/null
 	cargo build --locked --tests --examples
 	@set -o pipefail; \
 	trap 'KJS_STATE_DIR=$(SOAK_STATE) $(CLUSTER) down' EXIT; \

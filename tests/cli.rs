@@ -286,7 +286,7 @@ fn krew_manifest_is_complete() {
     assert!(spec["description"].as_str().unwrap().len() > 50);
     let caveats = spec["caveats"].as_str().unwrap();
     assert!(
-        caveats.contains("JobSet controller") && caveats.contains("jobsets/status"),
+        caveats.contains("JobSet controller") && caveats.contains("kubectl jobset rbac"),
         "caveats name the controller and RBAC"
     );
     let mut platforms: Vec<(String, String)> = Vec::new();

@@ -4,14 +4,17 @@
 # controller (tests/cluster/jobset/go.mod), plus the JobSet CRD from the same module.
 # `build.sh kueue` builds the Kueue manager (tests/cluster/kueue/go.mod) and copies
 # its CRDs, in a cache entry of its own (so a Kueue change never rebuilds the rest).
+# `build.sh krew` builds krew and validate-krew-manifest (tests/cluster/krew/go.mod) for
+# tests/krew.rs, also in an entry of its own.
 #
 # The result goes to a cache directory outside the repository, keyed by everything
 # that affects the bytes (wrapper go.mod/go.sum, Go version, platform, ldflags), so a
 # second run builds nothing. Prints the directory on stdout.
 #
-# usage: build.sh [kueue]
+# usage: build.sh [kueue|krew]
 # JOBSET_E2E_BIN_DIR=/path skips the build and uses prebuilt binaries from there
-# (for `build.sh kueue`: a `kueue` binary and a `kueue-crds/` directory there).
+# (for `build.sh kueue`: a `kueue` binary and a `kueue-crds/` directory there; for
+# `build.sh krew`: `kubectl-krew` and `validate-krew-manifest`).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -20,10 +23,17 @@ JOBSET_VERSION=v0.12.0
 # Kueue's version is the one its wrapper module requires.
 KUEUE_VERSION=$(sed -n 's#^[[:space:]]*sigs\.k8s\.io/kueue \(v[^ ]*\).*#\1#p' "$here/kueue/go.mod")
 what=${1:-core}
-case "$what" in core|kueue) ;; *) printf 'usage: build.sh [kueue]\n' >&2; exit 2 ;; esac
+case "$what" in core|kueue|krew) ;; *) printf 'usage: build.sh [kueue|krew]\n' >&2; exit 2 ;; esac
 
 log() { printf '%s\n' "$*" >&2; }
 
+if [ -n "${JOBSET_E2E_BIN_DIR:-}" ] && [ "$what" = krew ]; then
+  for b in kubectl-krew validate-krew-manifest; do
+    [ -e "$JOBSET_E2E_BIN_DIR/$b" ] || { log "JOBSET_E2E_BIN_DIR=$JOBSET_E2E_BIN_DIR has no $b"; exit 1; }
+  done
+  printf '%s\n' "$JOBSET_E2E_BIN_DIR"
+  exit 0
+fi
 if [ -n "${JOBSET_E2E_BIN_DIR:-}" ] && [ "$what" = kueue ]; then
   for b in kueue kueue-crds; do
     [ -e "$JOBSET_E2E_BIN_DIR/$b" ] || { log "JOBSET_E2E_BIN_DIR=$JOBSET_E2E_BIN_DIR has no $b (KJS_KUEUE=0 runs without Kueue)"; exit 1; }
@@ -55,6 +65,28 @@ finish() {
   # Another build may have finished first; its result is as good as ours.
   mv -T "$1" "$2" 2>/dev/null || rm -rf "$1"
 }
+
+if [ "$what" = krew ]; then
+  key=$({ cat "$here/krew/go.mod" "$here/krew/go.sum"; go env GOVERSION GOOS GOARCH; } | sha256sum | cut -c1-16)
+  out=$cache_base/krew-bins/$key
+  if [ -f "$out/.complete" ]; then
+    printf '%s\n' "$out"
+    exit 0
+  fi
+  mkdir -p "$cache_base/krew-bins"
+  tmp=$out.tmp-$$
+  rm -rf "$tmp"
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir -p "$tmp"
+  log "building krew into $out (about 30 seconds)"
+  (cd "$here/krew" && go build -ldflags "-s -w" -o "$tmp/" sigs.k8s.io/krew/cmd/krew sigs.k8s.io/krew/cmd/validate-krew-manifest)
+  # kubectl runs `kubectl krew` as the plugin kubectl-krew.
+  mv "$tmp/krew" "$tmp/kubectl-krew"
+  finish "$tmp" "$out"
+  trap - EXIT
+  printf '%s\n' "$out"
+  exit 0
+fi
 
 if [ "$what" = kueue ]; then
   # Fixed version stamps (no build date), so a rebuild is byte-identical and a cache hit.
