@@ -10,13 +10,15 @@
 # BENCH_RUNS alternating runs of: wall time, API requests (from the -v=6 request log, named
 # by verb and resource) and peak RSS, for
 #   the floor:   kubectl get jobs -A -o json   (and kubectl get jobsets -A -o json)
+#   the raw floor: the lists a command needs fetched raw, in parallel (bench/rawfloor.rs,
+#                the `rawfloor` example): JobSets + Jobs for `list`, + revisions for `diff`
 #   kubectl jobset list -A | diff -A --summary (first look, then steady state) | history js0
 # "First look" deletes every recorded revision first (nothing recorded yet, no recorder);
 # "steady state" is the same diff run again right after. Medians go to BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SIZES=${BENCH_SIZES:-100 1000 3000}
+SIZES=${BENCH_SIZES:-1000 3000 10000}
 RTTS=${BENCH_RTT_MS:-0 20}
 TEMPLATE_MODES=${BENCH_TEMPLATES:-uniform distinct}
 M=${BENCH_RJOBS:-2}
@@ -34,10 +36,11 @@ log() { printf 'bench: %s\n' "$*" >&2; }
 
 # BENCH_BUILD=0 measures the release binaries already in target/release as they are.
 if [ "${BENCH_BUILD:-1}" != 0 ]; then
-  nice cargo build --release --locked --bin kubectl-jobset --example netproxy >&2
+  nice cargo build --release --locked --bin kubectl-jobset --example netproxy --example rawfloor >&2
 fi
 PLUGIN=$PWD/target/release/kubectl-jobset
 NETPROXY=$PWD/target/release/examples/netproxy
+RAWFLOOR=$PWD/target/release/examples/rawfloor
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # jobset NAME INDEX MODE: M replicatedJobs of one Job each; `distinct` gives every JobSet
@@ -141,7 +144,8 @@ for mode in $TEMPLATE_MODES; do
     created=$size
     want=$((size * M))
     until [ "$($KC get jobs -n $NS -o name | wc -l)" -ge "$want" ]; do sleep 2; done
-    log "[$mode] the controller created $want Jobs in $(( $(date +%s) - t0 ))s"
+    grown_s=$(( $(date +%s) - t0 ))
+    log "[$mode] the controller created $want Jobs in ${grown_s}s"
     # What each command fetches, as the API server sends it (compact JSON, managedFields included).
     "$PLUGIN" --kubeconfig "$KUBECONFIG" diff -A --summary >/dev/null 2>&1 || true
     jobsets_bytes=$(fetched /apis/jobset.x-k8s.io/v1alpha2/jobsets)
@@ -157,6 +161,10 @@ for mode in $TEMPLATE_MODES; do
       for _ in $(seq 1 "$RUNS"); do
         measure floor-jobs kubectl --kubeconfig "$MKC" get jobs -A -o json -v=6
         measure floor-jobsets kubectl --kubeconfig "$MKC" get jobsets -A -o json -v=6
+        # The fixed cost (runtime, TLS, one connection): a list that finds nothing.
+        measure idle "$PLUGIN" --kubeconfig "$MKC" list -n bench-empty
+        measure raw-list "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs
+        measure raw-diff "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs,revisions
         measure list "$PLUGIN" --kubeconfig "$MKC" list -A -v=6
         forget_history
         measure first-diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
@@ -168,13 +176,20 @@ for mode in $TEMPLATE_MODES; do
       {
         echo "### $mode templates, RTT $rtt ms, N = $size JobSets ($want Jobs)"
         echo
-        echo "Floor (\`kubectl get jobs -A -o json\`): $floor ms. JSON on the wire: JobSets $(( jobsets_bytes / 1024 )) KiB, Jobs $(( jobs_bytes / 1024 )) KiB, revisions $(( revisions_bytes / 1024 )) KiB."
+        echo "Growing the fleet to N (creating the JobSets not there yet, and waiting for the JobSet controller to create their Jobs) took ${grown_s} s."
         echo
-        echo "| command | median wall time | × floor | API requests | peak RSS | JSON fetched | RSS ÷ fetched |"
-        echo "|---|---:|---:|---:|---:|---:|---:|"
-        for name in floor-jobs floor-jobsets list first-diff diff history; do
+        echo "Floor (\`kubectl get jobs -A -o json\`): $floor ms. Raw floor (the lists fetched raw, in parallel): $(stat raw-list 2) ms for \`list\`'s two, $(stat raw-diff 2) ms for \`diff\`'s three. JSON on the wire: JobSets $(( jobsets_bytes / 1024 )) KiB, Jobs $(( jobs_bytes / 1024 )) KiB, revisions $(( revisions_bytes / 1024 )) KiB."
+        echo
+        echo "| command | median wall time | × kubectl floor | × raw floor | API requests | peak RSS | JSON fetched | RSS ÷ fetched | (RSS − idle) ÷ fetched |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        idle_rss=$(stat idle 3)
+        for name in floor-jobs floor-jobsets raw-list raw-diff list first-diff diff history; do
           wall=$(stat $name 2); rss=$(stat $name 3); req=$(stat $name 4)
+          raw=-
+          case $name in list) raw=$(ratio "$wall" "$(stat raw-list 2)") ;; first-diff|diff) raw=$(ratio "$wall" "$(stat raw-diff 2)") ;; esac
           case $name in
+            raw-list) label='raw floor of `list`: JobSets and Jobs'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
+            raw-diff) label='raw floor of `diff`: JobSets, Jobs and revisions'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
             floor-jobsets) label='`kubectl get jobsets -A -o json`'; bytes=$jobsets_bytes ;;
             floor-jobs) label='`kubectl get jobs -A -o json` (the floor)'; bytes=$jobs_bytes ;;
             list) label='`kubectl jobset list -A`'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
@@ -183,7 +198,8 @@ for mode in $TEMPLATE_MODES; do
             history) label='`kubectl jobset history js0`'; bytes=$one_bytes ;;
           esac
           mem=$(awk -v a="$rss" -v b="$bytes" 'BEGIN {printf "%.2f", a * 1024 / b}')
-          echo "| $label | $wall ms | $(ratio "$wall" "$floor") | $req | $(( rss / 1024 )) MiB | $(( bytes / 1024 )) KiB | $mem |"
+          above=$(awk -v a="$rss" -v i="$idle_rss" -v b="$bytes" 'BEGIN {printf "%.2f", (a - i) * 1024 / b}')
+          echo "| $label | $wall ms | $(ratio "$wall" "$floor") | $raw | $req | $(( rss / 1024 )) MiB | $(( bytes / 1024 )) KiB | $mem | $above |"
           echo "$mode $rtt $size $name $wall $rss $req" >> "$work/growth"
         done
         echo
@@ -211,7 +227,10 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "from alternating runs, carry less. Medians of $RUNS alternating runs."
   echo
   echo "- **The floor** is \`kubectl get jobs -A -o json\` over the same link, timed the same way"
-  echo "  (\`kubectl get jobsets -A -o json\` is shown beside it)."
+  echo "  (\`kubectl get jobsets -A -o json\` is shown beside it). **The raw floor** is the physical one:"
+  echo "  the lists the command needs, fetched in parallel over the plugin's own client stack, paged as"
+  echo "  it pages, every body read to its end and dropped (bench/rawfloor.rs). **Idle** is a \`list\` of"
+  echo "  an empty namespace: its RSS is the fixed cost that (RSS − idle) ÷ fetched leaves out."
   echo "- **RTT**: 0 is loopback; otherwise every request of the measured commands (kubectl's too) goes"
   echo "  through \`netproxy delay\` (tests/support/netproxy.rs, the \`netproxy\` cargo example), which holds"
   echo "  every chunk for RTT/2 in each direction."
@@ -234,7 +253,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "|---|---:|---|---|---:|---|---:|"
   first=$(echo $SIZES | awk '{print $1}'); last=$(echo $SIZES | awk '{print $NF}')
   for mode in $TEMPLATE_MODES; do for rtt in $RTTS; do
-    for name in list first-diff diff history floor-jobs; do
+    for name in list first-diff diff history floor-jobs raw-diff; do
       a=$(awk -v m="$mode" -v r="$rtt" -v s="$first" -v n=$name '$1==m && $2==r && $3==s && $4==n {print $5" "$6}' "$work/growth")
       b=$(awk -v m="$mode" -v r="$rtt" -v s="$last" -v n=$name '$1==m && $2==r && $3==s && $4==n {print $5" "$6}' "$work/growth")
       set -- $a $b

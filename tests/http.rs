@@ -106,6 +106,56 @@ async fn continue_tokens_are_followed() {
     );
 }
 
+/// Issue 30: pages are pipelined. The next page is asked for as soon as a page's body is
+/// in (its token read off the body's edges), before that page is parsed and handed on:
+/// when the second page's request arrives, nothing of the first has reached `keep` yet.
+/// Either order of a list's keys: built-in lists put metadata first, custom resources'
+/// lists (sorted keys) put it after the items.
+#[tokio::test]
+async fn the_next_page_is_asked_for_before_this_one_is_parsed() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    for metadata_first in [true, false] {
+        let (cluster, api) = api_server::cluster("ml");
+        let kept = Arc::new(AtomicUsize::new(0));
+        let kept_at_page_2 = Arc::new(AtomicUsize::new(usize::MAX));
+        let (kept_seen, at_page_2) = (kept.clone(), kept_at_page_2.clone());
+        let page = move |items: Vec<Value>, token: &str| {
+            // Big enough that the list's metadata is far from the page's other end.
+            let items: Vec<Value> = items
+                .into_iter()
+                .map(|mut job| {
+                    job["metadata"]["annotations"] = json!({"pad": "x".repeat(20_000)});
+                    job
+                })
+                .collect();
+            if metadata_first {
+                json!({"kind": "JobList", "apiVersion": "batch/v1", "metadata": {"resourceVersion": "9", "continue": token}, "items": items})
+            } else {
+                json!({"apiVersion": "batch/v1", "items": items, "kind": "JobList", "metadata": {"continue": token, "resourceVersion": "9"}})
+            }
+        };
+        let server = tokio::spawn(serve(api, move |uri| {
+            if uri.contains("continue=page2") {
+                at_page_2.store(kept_seen.load(Ordering::SeqCst), Ordering::SeqCst);
+                Reply::ok(page(vec![child_job("b", "ml", 0)], ""))
+            } else {
+                Reply::ok(page(vec![child_job("a", "ml", 0)], "page2"))
+            }
+        }));
+        let jobs = cluster
+            .list_jobs(Some("ml"), "jobset.sigs.k8s.io/jobset-name", |job| {
+                kept.fetch_add(1, Ordering::SeqCst);
+                job.metadata.name
+            })
+            .await
+            .unwrap();
+        assert_eq!(jobs, [Some("a-w-0".to_owned()), Some("b-w-0".to_owned())]);
+        let seen = server.await.unwrap();
+        assert_eq!(seen.len(), 2, "one request per page, the early one used: {seen:?}");
+        assert_eq!(kept_at_page_2.load(Ordering::SeqCst), 0, "page 2 asked for before page 1 was handed on");
+    }
+}
+
 #[tokio::test]
 async fn a_cluster_without_the_jobset_api_gets_an_install_hint() {
     let (cluster, api) = api_server::cluster("ml");

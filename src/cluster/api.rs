@@ -8,7 +8,9 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Namespace;
-use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions};
+use kube::api::{
+    DeleteParams, DynamicObject, ListParams, ObjectList, Patch, PatchParams, PostParams, Preconditions,
+};
 use kube::discovery::ApiResource;
 use kube::{Api, Resource};
 use serde::de::DeserializeOwned;
@@ -21,6 +23,31 @@ use crate::model::kueue::{self, Workload};
 
 /// Items per page for list requests (kubectl's default --chunk-size).
 pub const PAGE_SIZE: u32 = 500;
+
+/// The `continue` token of a raw list page, read from its first and last bytes only (a
+/// few KiB), so the next page can be asked for before this one is parsed. Built-in lists
+/// put their metadata before the items; custom resources' lists (JobSets) are encoded with
+/// sorted keys, so theirs comes last. A guess, checked by the caller against the parse.
+pub fn continue_token(page: &[u8]) -> Option<String> {
+    const EDGE: usize = 4096;
+    let head = String::from_utf8_lossy(&page[..page.len().min(EDGE)]);
+    let tail = String::from_utf8_lossy(&page[page.len().saturating_sub(EDGE)..]);
+    let metadata_first = match (head.find("\"metadata\""), head.find("\"items\"")) {
+        (Some(m), Some(i)) => m < i,
+        (Some(_), None) => true,
+        _ => false,
+    };
+    let metadata = if metadata_first {
+        &head[head.find("\"metadata\"")?..]
+    } else {
+        &tail[tail.rfind("\"metadata\"")?..]
+    };
+    // ListMeta holds no nested object: it ends at its first `}`.
+    let metadata = &metadata[..metadata.find('}').unwrap_or(metadata.len())];
+    let after_key = &metadata[metadata.find("\"continue\"")? + "\"continue\"".len()..];
+    let value = after_key.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    Some(value[..value.find('"')?].to_owned()).filter(|t| !t.is_empty())
+}
 
 /// Field manager for every write, so `managedFields` show who changed what.
 pub const FIELD_MANAGER: &str = "kubectl-jobset";
@@ -91,12 +118,16 @@ impl Cluster {
         keep: impl FnMut(K) -> U,
     ) -> Result<Vec<U>>
     where
-        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
+        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
     {
         self.list_pages_by(api, op, label_selector, None, keep).await
     }
 
-    /// `list_pages` with a field selector too.
+    /// `list_pages` with a field selector too. Pages are pipelined: as soon as a page's
+    /// body is in, its `continue` token is read off its edges and the next page is asked
+    /// for, while this one is parsed on the blocking pool. The token read that way is
+    /// checked against the parsed one; should they ever differ, the early request is
+    /// dropped and the next page asked for again.
     async fn list_pages_by<K, U>(
         &self,
         api: &Api<K>,
@@ -106,7 +137,7 @@ impl Cluster {
         mut keep: impl FnMut(K) -> U,
     ) -> Result<Vec<U>>
     where
-        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug,
+        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
     {
         let mut params = ListParams {
             label_selector: label_selector.map(str::to_owned),
@@ -114,14 +145,41 @@ impl Cluster {
             ..Default::default()
         }
         .limit(PAGE_SIZE);
-        let mut items = Vec::new();
-        loop {
-            let page = api.list(&params).await.map_err(|e| self.errors.classify(op.clone(), e))?;
-            items.extend(page.items.into_iter().map(&mut keep));
-            match page.metadata.continue_.filter(|c| !c.is_empty()) {
-                Some(token) => params.continue_token = Some(token),
-                None => return Ok(items),
+        let url = api.resource_url().to_owned();
+        let classify = |e: kube::Error| self.errors.classify(op.clone(), e);
+        let fetch = |params: ListParams| {
+            let request =
+                kube::core::Request::new(url.clone()).list(&params).map_err(kube::Error::BuildRequest);
+            async move {
+                let mut request = request?;
+                request.extensions_mut().insert("list");
+                self.client.request_text(request).await
             }
+        };
+        let mut items = Vec::new();
+        let mut text = fetch(params.clone()).await.map_err(classify)?;
+        loop {
+            let early = continue_token(text.as_bytes());
+            let parse = tokio::task::spawn_blocking(move || serde_json::from_str::<ObjectList<K>>(&text));
+            let (page, next) = match &early {
+                Some(token) => {
+                    let next = ListParams { continue_token: Some(token.clone()), ..params.clone() };
+                    let (page, next) = tokio::join!(parse, fetch(next));
+                    (page, Some(next))
+                }
+                None => (parse.await, None),
+            };
+            // Only a panic while parsing fails the task.
+            let page = page.map_err(|e| Error::decode("a list page", e))?;
+            let page = page.map_err(|e| classify(kube::Error::SerdeError(e)))?;
+            let token = page.metadata.continue_.filter(|c| !c.is_empty());
+            items.extend(page.items.into_iter().map(&mut keep));
+            let Some(token) = token else { return Ok(items) };
+            params.continue_token = Some(token.clone());
+            text = match next {
+                Some(next) if early.as_deref() == Some(token.as_str()) => next.map_err(classify)?,
+                _ => fetch(params.clone()).await.map_err(classify)?,
+            };
         }
     }
 
@@ -379,6 +437,25 @@ impl Cluster {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_continue_token_is_read_off_the_edges_of_either_kind_of_list() {
+        let job_page = br#"{"kind":"JobList","apiVersion":"batch/v1","metadata":{"resourceVersion":"9","continue":"eyJ2Ijoi","remainingItemCount":3},"items":[{"metadata":{"name":"a","continue":"no"}}]}"#;
+        assert_eq!(continue_token(job_page).as_deref(), Some("eyJ2Ijoi"));
+        // Sorted keys (custom resources): the list's metadata comes after the items, which
+        // here are longer than the edge that is read.
+        let items = format!(r#"[{{"metadata":{{"name":"a"}},"pad":"{}"}}]"#, "x".repeat(10_000));
+        let jobset_page = format!(
+            r#"{{"apiVersion":"jobset.x-k8s.io/v1alpha2","items":{items},"kind":"JobSetList","metadata":{{"continue":"abc","remainingItemCount":8,"resourceVersion":"22101"}}}}"#
+        );
+        assert_eq!(continue_token(jobset_page.as_bytes()).as_deref(), Some("abc"));
+        let last = br#"{"apiVersion":"x/v1","items":[{"metadata":{"name":"a"}}],"kind":"XList","metadata":{"resourceVersion":"9"}}"#;
+        assert_eq!(continue_token(last), None);
+        let empty = br#"{"kind":"JobList","apiVersion":"batch/v1","metadata":{"resourceVersion":"9","continue":""},"items":[]}"#;
+        assert_eq!(continue_token(empty), None);
+        let pretty = b"{\n  \"kind\": \"JobList\",\n  \"metadata\": {\n    \"continue\": \"t1\"\n  },\n  \"items\": []\n}";
+        assert_eq!(continue_token(pretty).as_deref(), Some("t1"));
+    }
 
     #[test]
     fn bodies_are_encoded_as_the_api_server_encodes_them() {

@@ -563,16 +563,17 @@ async fn diff_through_transient_faults() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("transient-diff").await;
     one_job_jobset(&ns, "train").await;
-    // Drift, so that diff confirms it with a dry run (a JobSet whose Jobs run its spec
-    // needs none) and the dry-run faults are met.
+    // Drift, so that `diff --server-dry-run` confirms it with a dry run (a JobSet whose
+    // Jobs run its spec needs none; a plain diff makes none) and the dry-run faults are met.
     set_image(&ns, "train", "busybox:1.37");
-    let without = ns.plugin(&["diff", "train"]);
+    let diff = ["diff", "train", "--server-dry-run"];
+    let without = ns.plugin(&diff);
     assert_eq!(without.code, 1, "drift: {without:?}");
     let mut findings = Findings::default();
     for case in cases(Target::ListJobs, Times::Once, &READS).chain(cases(Target::DryRun, Times::Once, &READS))
     {
         let before = before_failing(&ns, "train", &case).await;
-        let run = Run::through(&ns, &case, &["diff", "train"]);
+        let run = Run::through(&ns, &case, &diff);
         run.check_ending(&case, without.code, &mut findings);
         match before {
             Some(before) => check_unchanged(&ns, "train", &before, &run, &mut findings).await,
