@@ -13,7 +13,8 @@
 #   the raw floor: the lists a command needs fetched raw, in parallel (bench/rawfloor.rs,
 #                the `rawfloor` example): JobSets + Jobs for `list`, + revisions for `diff`
 #   kubectl jobset list -A | diff -A --summary (first look, then steady state) | history js0
-# "First look" deletes every recorded revision first (nothing recorded yet, no recorder);
+# "First look" deletes every recorded revision first (nothing recorded yet, no recorder) and
+# runs diff --record;
 # "steady state" is the same diff run again right after. Medians go to BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -147,7 +148,7 @@ for mode in $TEMPLATE_MODES; do
     grown_s=$(( $(date +%s) - t0 ))
     log "[$mode] the controller created $want Jobs in ${grown_s}s"
     # What each command fetches, as the API server sends it (compact JSON, managedFields included).
-    "$PLUGIN" --kubeconfig "$KUBECONFIG" diff -A --summary >/dev/null 2>&1 || true
+    "$PLUGIN" --kubeconfig "$KUBECONFIG" diff -A --summary --record >/dev/null 2>&1 || true
     jobsets_bytes=$(fetched /apis/jobset.x-k8s.io/v1alpha2/jobsets)
     jobs_bytes=$(fetched "/apis/batch/v1/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name")
     revisions_bytes=$(fetched "/apis/apps/v1/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name")
@@ -167,7 +168,7 @@ for mode in $TEMPLATE_MODES; do
         measure raw-diff "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs,revisions
         measure list "$PLUGIN" --kubeconfig "$MKC" list -A -v=6
         forget_history
-        measure first-diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
+        measure first-diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary --record -v=6
         measure diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
         measure history "$PLUGIN" --kubeconfig "$MKC" history -n $NS js0 -v=6
       done
@@ -193,12 +194,13 @@ for mode in $TEMPLATE_MODES; do
             floor-jobsets) label='`kubectl get jobsets -A -o json`'; bytes=$jobsets_bytes ;;
             floor-jobs) label='`kubectl get jobs -A -o json` (the floor)'; bytes=$jobs_bytes ;;
             list) label='`kubectl jobset list -A`'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
-            first-diff) label='`kubectl jobset diff -A --summary`, first look'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
+            first-diff) label='`kubectl jobset diff -A --summary --record`, first look'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
             diff) label='`kubectl jobset diff -A --summary`, steady state'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
             history) label='`kubectl jobset history js0`'; bytes=$one_bytes ;;
           esac
           mem=$(awk -v a="$rss" -v b="$bytes" 'BEGIN {printf "%.2f", a * 1024 / b}')
           above=$(awk -v a="$rss" -v i="$idle_rss" -v b="$bytes" 'BEGIN {printf "%.2f", (a - i) * 1024 / b}')
+          case $name in floor-*|raw-*) above=- ;; esac
           echo "| $label | $wall ms | $(ratio "$wall" "$floor") | $raw | $req | $(( rss / 1024 )) MiB | $(( bytes / 1024 )) KiB | $mem | $above |"
           echo "$mode $rtt $size $name $wall $rss $req" >> "$work/growth"
         done
@@ -237,7 +239,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "- **Templates**: \`uniform\` fleets share one template; in \`distinct\` fleets every JobSet has its own"
   echo "  env value and args in each replicatedJob."
   echo "- **First look**: every recorded revision deleted just before (nothing recorded, no recorder): the"
-  echo "  diff records one revision per JobSet. **Steady state**: the same command run again right after."
+  echo "  diff, with \`--record\` (reads record only when asked), records one revision per JobSet."
+  echo "  **Steady state**: a plain \`diff -A --summary\` right after (it writes nothing, nor dry-runs)."
   echo "- Requests are counted from the \`-v=6\` request log of each command, and named by verb and"
   echo "  resource (\`LIST\` is a list's first page). \"JSON fetched\" is what the API server sends for the"
   echo "  lists a command makes (compact JSON, managedFields included), measured with curl; a fixed"
