@@ -77,6 +77,13 @@ pub async fn run(
     if let Some(why) = crate::plan::strategy::never_refusal(jobset) {
         return Err(refused(jobset, why));
     }
+    // A change held for a rollout's later batch takes nothing staged on top: said before
+    // the preview and the question, not after the answer.
+    if plan.at_next_restart
+        && let Some(why) = crate::plan::staged::held_refusal(fleet.staged_of(jobset))
+    {
+        return Err(refused(jobset, why));
+    }
     if let Some(Err(invalid)) = crate::model::strategy::annotated(jobset) {
         writeln!(err, "warning: {invalid}")?;
     }

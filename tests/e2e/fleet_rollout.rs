@@ -294,6 +294,12 @@ async fn a_canary_that_fails_its_gate_stops_the_rollout_and_abort_puts_it_back()
         stage.code != 0 && stage.stderr.contains("rollout r2") && stage.stderr.contains("rollout abort"),
         "{stage:?}"
     );
+    // A rollback staged on top is refused before its preview and question (no -y here).
+    let rollback = ns.plugin(&["rollback", "c3", "--to-revision", "1", "--at-next-restart"]);
+    assert!(
+        rollback.code != 0 && rollback.stderr.contains("rollout r2") && rollback.stdout.is_empty(),
+        "{rollback:?}"
+    );
     // A failed rollout is not resumed: abort is the way.
     let resume = ns.plugin(&["rollout", "resume", "r2"]);
     assert!(resume.code != 0 && resume.stderr.contains("rollout abort"), "{resume:?}");
