@@ -167,20 +167,13 @@ fn lex_action(text: &str, line: usize) -> Result<(Option<Vec<Token>>, usize, boo
                 tokens.push(Token::Declare);
                 i += 2;
             }
-            '=' => {
-                tokens.push(Token::Assign);
-                i += 1;
-            }
-            ',' => {
-                tokens.push(Token::Comma);
-                i += 1;
-            }
-            '|' => {
-                tokens.push(Token::Pipe);
-                i += 1;
-            }
-            '(' => {
-                tokens.push(Token::Open);
+            '=' | ',' | '|' | '(' => {
+                tokens.push(match c {
+                    '=' => Token::Assign,
+                    ',' => Token::Comma,
+                    '|' => Token::Pipe,
+                    _ => Token::Open,
+                });
                 i += 1;
             }
             ')' => {
@@ -662,12 +655,11 @@ impl<'a> Run<'a, '_> {
                 Node::If(pipe, body, otherwise) | Node::With(pipe, body, otherwise) => {
                     let mark = self.vars.len();
                     let value = self.pipeline(pipe, dot)?;
-                    let branch = if truth(&value) { body } else { otherwise };
-                    let is_with = matches!(node, Node::With(..));
-                    let flow = if is_with && truth(&value) {
-                        self.nodes(branch, &value)
-                    } else {
-                        self.nodes(branch, dot)
+                    // `with` runs its body on the value; `if`, and both else branches, on dot.
+                    let flow = match (truth(&value), node) {
+                        (true, Node::With(..)) => self.nodes(body, &value),
+                        (true, _) => self.nodes(body, dot),
+                        (false, _) => self.nodes(otherwise, dot),
                     };
                     self.vars.truncate(mark);
                     match flow? {
@@ -1224,7 +1216,6 @@ fn sprintf(format: &str, args: &[Value]) -> String {
             continue;
         };
         args_used += 1;
-        let number = |n: &Value| n.as_f64();
         let text = match (verb, arg) {
             ('v', _) => go_string(arg),
             ('s', Value::String(s)) => precision.map_or(s.clone(), |p| s.chars().take(p).collect()),
@@ -1240,11 +1231,9 @@ fn sprintf(format: &str, args: &[Value]) -> String {
                 let hex: String = s.bytes().map(|b| format!("{b:02x}")).collect();
                 if verb == 'X' { hex.to_uppercase() } else { hex }
             }
-            ('f' | 'F', Value::Number(n)) => signed(
-                &format!("{:.*}", precision.unwrap_or(6), number(&Value::Number(n.clone())).unwrap_or(0.0)),
-                plus,
-                space,
-            ),
+            ('f' | 'F', Value::Number(n)) => {
+                signed(&format!("{:.*}", precision.unwrap_or(6), n.as_f64().unwrap_or(0.0)), plus, space)
+            }
             ('e', Value::Number(n)) => {
                 let f = n.as_f64().unwrap_or(0.0);
                 let text = format!("{:.*e}", precision.unwrap_or(6), f);

@@ -66,18 +66,24 @@ finish() {
   mv -T "$1" "$2" 2>/dev/null || rm -rf "$1"
 }
 
-if [ "$what" = krew ]; then
-  key=$({ cat "$here/krew/go.mod" "$here/krew/go.sum"; go env GOVERSION GOOS GOARCH; } | sha256sum | cut -c1-16)
-  out=$cache_base/krew-bins/$key
+# open_entry KIND KEY: the cache entry $out for KEY under KIND; on a hit, prints it and
+# exits; otherwise makes an empty $tmp to build into (removed if the build fails).
+open_entry() {
+  out=$cache_base/$1/$2
   if [ -f "$out/.complete" ]; then
     printf '%s\n' "$out"
     exit 0
   fi
-  mkdir -p "$cache_base/krew-bins"
+  mkdir -p "$cache_base/$1"
   tmp=$out.tmp-$$
   rm -rf "$tmp"
   trap 'rm -rf "$tmp"' EXIT
   mkdir -p "$tmp"
+}
+
+if [ "$what" = krew ]; then
+  key=$({ cat "$here/krew/go.mod" "$here/krew/go.sum"; go env GOVERSION GOOS GOARCH; } | sha256sum | cut -c1-16)
+  open_entry krew-bins "$key"
   log "building krew into $out (about 30 seconds)"
   (cd "$here/krew" && go build -ldflags "-s -w" -o "$tmp/" sigs.k8s.io/krew/cmd/krew sigs.k8s.io/krew/cmd/validate-krew-manifest)
   # kubectl runs `kubectl krew` as the plugin kubectl-krew.
@@ -97,15 +103,7 @@ if [ "$what" = kueue ]; then
     go env GOVERSION GOOS GOARCH
     printf '%s\n' "$kueue_ldflags"
   } | sha256sum | cut -c1-16)
-  out=$cache_base/kueue-bins/$key
-  if [ -f "$out/.complete" ]; then
-    printf '%s\n' "$out"
-    exit 0
-  fi
-  mkdir -p "$cache_base/kueue-bins"
-  tmp=$out.tmp-$$
-  rm -rf "$tmp"
-  trap 'rm -rf "$tmp"' EXIT
+  open_entry kueue-bins "$key"
   mkdir -p "$tmp/kueue-crds"
   start=$(date +%s)
   log "building Kueue $KUEUE_VERSION into $out (a cold build takes about 10 minutes on 2 cores)"
@@ -135,19 +133,7 @@ key=$({
   go env GOVERSION GOOS GOARCH
   printf '%s\n%s\n' "$k8s_ldflags" "$jobset_ldflags"
 } | sha256sum | cut -c1-16)
-cache_root=$cache_base/k8s-bins
-out=$cache_root/$key
-
-if [ -f "$out/.complete" ]; then
-  printf '%s\n' "$out"
-  exit 0
-fi
-
-mkdir -p "$cache_root"
-tmp=$out.tmp-$$
-rm -rf "$tmp"
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp"
+open_entry k8s-bins "$key"
 start=$(date +%s)
 log "building Kubernetes $K8S_VERSION, etcd and JobSet $JOBSET_VERSION into $out (a cold build takes a while)"
 
