@@ -120,24 +120,28 @@ impl Cluster {
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
     {
-        self.list_pages_by(api, op, label_selector, None, keep).await
+        self.list_pages_by(api, op, label_selector, None, |k| k, keep).await
     }
 
     /// `list_pages` with a field selector too. Pages are pipelined: as soon as a page's
     /// body is in, its `continue` token is read off its edges and the next page is asked
     /// for, while this one is parsed on the blocking pool. The token read that way is
     /// checked against the parsed one; should they ever differ, the early request is
-    /// dropped and the next page asked for again.
-    async fn list_pages_by<K, U>(
+    /// dropped and the next page asked for again. Each object goes through `reduce` on
+    /// the blocking pool too (so the thread that drives the connections stays free),
+    /// then through `keep`.
+    async fn list_pages_by<K, T, U>(
         &self,
         api: &Api<K>,
         op: Op,
         label_selector: Option<&str>,
         field_selector: Option<&str>,
-        mut keep: impl FnMut(K) -> U,
+        reduce: impl Fn(K) -> T + Send + Sync + Clone + 'static,
+        mut keep: impl FnMut(T) -> U,
     ) -> Result<Vec<U>>
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
+        T: Send + 'static,
     {
         let mut params = ListParams {
             label_selector: label_selector.map(str::to_owned),
@@ -160,7 +164,12 @@ impl Cluster {
         let mut text = fetch(params.clone()).await.map_err(classify)?;
         loop {
             let early = continue_token(text.as_bytes());
-            let parse = tokio::task::spawn_blocking(move || serde_json::from_str::<ObjectList<K>>(&text));
+            let reduce = reduce.clone();
+            let parse = tokio::task::spawn_blocking(move || {
+                let page = serde_json::from_str::<ObjectList<K>>(&text)?;
+                let items: Vec<T> = page.items.into_iter().map(reduce).collect();
+                Ok::<_, serde_json::Error>((page.metadata.continue_, items))
+            });
             let (page, next) = match &early {
                 Some(token) => {
                     let next = ListParams { continue_token: Some(token.clone()), ..params.clone() };
@@ -172,8 +181,9 @@ impl Cluster {
             // Only a panic while parsing fails the task.
             let page = page.map_err(|e| Error::decode("a list page", e))?;
             let page = page.map_err(|e| classify(kube::Error::SerdeError(e)))?;
-            let token = page.metadata.continue_.filter(|c| !c.is_empty());
-            items.extend(page.items.into_iter().map(&mut keep));
+            let (token, page) = page;
+            let token = token.filter(|c| !c.is_empty());
+            items.extend(page.into_iter().map(&mut keep));
             let Some(token) = token else { return Ok(items) };
             params.continue_token = Some(token.clone());
             text = match next {
@@ -194,8 +204,19 @@ impl Cluster {
         selector: Option<&str>,
         fields: Option<&str>,
     ) -> Result<Vec<JobSet>> {
+        self.list_jobsets_with(namespace, selector, fields, |js| js).await
+    }
+
+    /// `list_jobsets_by`, passing each JobSet through `reduce` as its page is parsed.
+    pub async fn list_jobsets_with<U: Send + 'static>(
+        &self,
+        namespace: Option<&str>,
+        selector: Option<&str>,
+        fields: Option<&str>,
+        reduce: impl Fn(JobSet) -> U + Send + Sync + Clone + 'static,
+    ) -> Result<Vec<U>> {
         let op = Op::new("list", JOBSET_RESOURCE, namespace);
-        self.list_pages_by(&api::<JobSet>(self, namespace), op, selector, fields, |js| js).await
+        self.list_pages_by(&api::<JobSet>(self, namespace), op, selector, fields, reduce, |u| u).await
     }
 
     pub async fn get_jobset(&self, namespace: &str, name: &str) -> Result<JobSet> {
@@ -238,6 +259,17 @@ impl Cluster {
     ) -> Result<Vec<U>> {
         let op = Op::new("list", JOBS_RESOURCE, namespace);
         self.list_pages(&api::<ChildJob>(self, namespace), op, Some(selector), keep).await
+    }
+
+    /// `list_jobs`, passing each Job through `reduce` as its page is parsed.
+    pub async fn list_jobs_reduced<U: Send + 'static>(
+        &self,
+        namespace: Option<&str>,
+        selector: &str,
+        reduce: impl Fn(ChildJob) -> U + Send + Sync + Clone + 'static,
+    ) -> Result<Vec<U>> {
+        let op = Op::new("list", JOBS_RESOURCE, namespace);
+        self.list_pages_by(&api::<ChildJob>(self, namespace), op, Some(selector), None, reduce, |u| u).await
     }
 
     /// Server-side dry-run create of a Job (`dryRun=All`): the Job as the API server would

@@ -90,6 +90,7 @@ pub async fn run(
     }
     // A staged change is a difference too: the next restart changes what runs.
     let differs = drifts.iter().any(|d| d.has_drift() || d.staged.is_some());
+    crate::exit::leave((fleet, drifts, histories));
     Ok(if differs { ExitStatus::Differences } else { ExitStatus::Success })
 }
 

@@ -100,6 +100,7 @@ pub async fn run(
             plan.selection.namespace.as_deref().unwrap_or_default(),
         ));
     }
+    crate::exit::leave((fleet, summaries));
     Ok(ExitStatus::Success)
 }
 

@@ -3,6 +3,7 @@
 //! supplies the defaulted Job for each replicatedJob (see `expected::probe_job`)..
 
 pub mod changes;
+pub mod digest;
 pub mod expected;
 pub mod normalize;
 pub mod unified;

@@ -48,7 +48,26 @@ pub fn normalize(job: &Value) -> Normalized {
             metadata.insert(key.into(), strip_keys(map));
         }
     }
-    let mut spec = job.get("spec").cloned().unwrap_or_else(|| json!({}));
+    normalized(metadata, job.get("spec").cloned().unwrap_or_else(|| json!({})))
+}
+
+/// `normalize`, taking the Job apart instead of copying it (a fleet read normalises
+/// every Job it lists).
+pub fn normalize_owned(mut job: Value) -> Normalized {
+    let mut metadata = Map::new();
+    for key in ["labels", "annotations"] {
+        if let Some(map) = job["metadata"].get_mut(key) {
+            metadata.insert(key.into(), strip_keys_owned(map.take()));
+        }
+    }
+    let spec = match job.get_mut("spec") {
+        Some(spec) => spec.take(),
+        None => json!({}),
+    };
+    normalized(metadata, spec)
+}
+
+fn normalized(metadata: Map<String, Value>, mut spec: Value) -> Normalized {
     let mut parallelism = None;
     let mut completions = None;
     if let Some(spec) = spec.as_object_mut() {
@@ -62,14 +81,23 @@ pub fn normalize(job: &Value) -> Normalized {
             normalize_pod_template(template);
         }
     }
-    let mut template = json!({"metadata": metadata, "spec": spec});
+    // Moved in (`json!` would serialize a copy of each).
+    let mut template =
+        Value::Object(Map::from_iter([("metadata".into(), Value::Object(metadata)), ("spec".into(), spec)]));
     prune_empty(&mut template);
     Normalized { template, parallelism, completions }
 }
 
+/// A live Job's template in normal form, taken out of its `Arc` when no other Job holds
+/// it (as in a page just parsed), else copied.
+pub fn normalize_template(template: &mut std::sync::Arc<Value>) -> Value {
+    let owned = std::mem::take(std::sync::Arc::make_mut(template));
+    normalize_owned(owned).template
+}
+
 /// A live Job with its template in normal form (see `normalize`).
 pub fn normalize_child(mut job: ChildJob) -> ChildJob {
-    job.template = std::sync::Arc::new(normalize(&job.template).template);
+    job.template = std::sync::Arc::new(normalize_template(&mut job.template));
     job
 }
 
@@ -120,6 +148,12 @@ fn normalize_pod_template(template: &mut Map<String, Value>) {
             items.dedup();
         }
     }
+}
+
+fn strip_keys_owned(map: Value) -> Value {
+    let Value::Object(mut map) = map else { return Value::Null };
+    map.retain(|k, _| !JOBSET_KEYS.contains(&k.as_str()) && !JOB_CONTROLLER_KEYS.contains(&k.as_str()));
+    Value::Object(map)
 }
 
 fn strip_keys(map: &Value) -> Value {

@@ -19,7 +19,7 @@ use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
 use std::hash::Hasher;
 
 use json_patch::Patch;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
 use crate::model::patch::{add, pointer, remove, replace, test, test_resource_version};
@@ -99,26 +99,42 @@ pub fn templates_of(jobset: &JobSet) -> Templates {
 
 /// Canonical JSON: object keys sorted, so equal templates hash equally.
 pub fn canonical(value: &Value) -> String {
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&m[k]))).collect::<Map<_, _>>())
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
-    sorted(value).to_string()
+    crate::diff::digest::canonical(value)
 }
 
 /// 10 hex digits of FNV-1a (64-bit) over the canonical data: stable across versions.
 pub fn hash(templates: &Templates) -> String {
-    // `write` over the raw bytes (not `Hash::hash`, which would append a terminator).
-    let mut hasher = fnv::FnvHasher::default();
-    hasher.write(canonical(&data(templates)).as_bytes());
-    format!("{:016x}", hasher.finish())[..10].to_owned()
+    let mut hasher = FnvWriter(fnv::FnvHasher::default());
+    write_canonical_data(&mut hasher, templates).expect("hashing does not fail");
+    format!("{:016x}", hasher.0.finish())[..10].to_owned()
+}
+
+/// `canonical(&data(templates))`, written without building `data` (a copy of every
+/// template): `{"replicatedJobs":[{"name":…,"template":…},…]}`, keys in sorted order.
+fn write_canonical_data(out: &mut impl std::io::Write, templates: &Templates) -> std::io::Result<()> {
+    out.write_all(br#"{"replicatedJobs":["#)?;
+    for (i, (name, template)) in templates.iter().enumerate() {
+        out.write_all(if i == 0 { br#"{"name":"# } else { br#",{"name":"# })?;
+        serde_json::to_writer(&mut *out, name)?;
+        out.write_all(br#","template":"#)?;
+        crate::diff::digest::write_canonical(out, template)?;
+        out.write_all(b"}")?;
+    }
+    out.write_all(b"]}")
+}
+
+/// FNV-1a over the raw bytes written (`Hasher::write`, not `Hash::hash`, which would
+/// append a terminator).
+struct FnvWriter(fnv::FnvHasher);
+
+impl std::io::Write for FnvWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The `data` of a revision: `{"replicatedJobs": [{name, template}, ...]}`, as stored

@@ -344,10 +344,15 @@ impl From<RawJob> for ChildJob {
         let (parallelism, completions) = (scale("parallelism"), scale("completions"));
         let suspended = raw.spec.get("suspend").and_then(Value::as_bool).unwrap_or(false);
         // The annotations are read only as part of the template: held there alone.
-        let template = serde_json::json!({
-            "metadata": {"labels": metadata.labels, "annotations": metadata.annotations.take()},
-            "spec": raw.spec,
-        });
+        // Built by moving the parts in: `json!` would serialize a copy of each.
+        let labels = serde_json::to_value(&metadata.labels).unwrap_or_default();
+        let annotations = serde_json::to_value(metadata.annotations.take()).unwrap_or_default();
+        let template_metadata =
+            serde_json::Map::from_iter([("labels".into(), labels), ("annotations".into(), annotations)]);
+        let template = Value::Object(serde_json::Map::from_iter([
+            ("metadata".into(), Value::Object(template_metadata)),
+            ("spec".into(), raw.spec),
+        ]));
         ChildJob {
             metadata,
             template: Arc::new(template),

@@ -11,7 +11,8 @@ use kube::core::{Expression, Selector};
 use serde_json::Value;
 
 use crate::cluster::Cluster;
-use crate::diff::normalize::normalize;
+use crate::diff::digest::{Digest, digest};
+use crate::diff::normalize::normalize_template;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::deleted::DeletedHistory;
 use crate::history::{Revision, UnreadableRevision};
@@ -51,15 +52,7 @@ impl Fleet {
     pub fn new(jobsets: Vec<JobSet>, jobs: Vec<ChildJob>, missing: Vec<String>) -> Self {
         let mut jobs_by_owner: HashMap<String, Vec<ChildJob>> = HashMap::new();
         for job in jobs {
-            let owner = job
-                .metadata
-                .owner_references
-                .as_deref()
-                .unwrap_or_default()
-                .iter()
-                .find(|r| r.controller == Some(true) && r.kind == crate::model::jobset::KIND)
-                .map(|r| r.uid.clone());
-            if let Some(uid) = owner {
+            if let Some(uid) = owner_uid(&job).map(str::to_owned) {
                 jobs_by_owner.entry(uid).or_default().push(job);
             }
         }
@@ -199,18 +192,32 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
 async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Result<Fleet> {
     let ns = selection.namespace.as_deref();
     let job_selector = label_selector_for(labels::JOBSET_NAME, &selection.names);
-    let mut interner = Interner::default();
-    let jobs_request = cluster.list_jobs(ns, &job_selector, |job| interner.intern(job));
+    let reducer = Arc::new(Reducer::default());
+    let jobs_request = {
+        let reducer = reducer.clone();
+        cluster.list_jobs_reduced(ns, &job_selector, move |job| reducer.reduce(job))
+    };
     let (mut jobsets, jobs) = match (selection.names.as_slice(), ns) {
         ([name], Some(ns)) => {
-            let (jobset, jobs) = tokio::try_join!(cluster.get_jobset(ns, name), jobs_request)?;
+            let get = async {
+                let jobset = cluster.get_jobset(ns, name).await?;
+                reducer.learn(&jobset);
+                Ok(jobset)
+            };
+            let (jobset, jobs) = tokio::try_join!(get, jobs_request)?;
             (vec![jobset], jobs)
         }
         _ => {
             let (labels, fields) = (selection.label_selector.as_deref(), selection.field_selector.as_deref());
-            tokio::try_join!(cluster.list_jobsets_by(ns, labels, fields), jobs_request)?
+            let learner = reducer.clone();
+            let jobsets = cluster.list_jobsets_with(ns, labels, fields, move |js| {
+                learner.learn(&js);
+                js
+            });
+            tokio::try_join!(jobsets, jobs_request)?
         }
     };
+    let jobs = reducer.settle(jobs);
     // Kueue's Workloads, only for a fleet Kueue may queue (one more round trip, never
     // per JobSet): clusters without Kueue pay nothing.
     let workloads = match jobsets.iter().any(crate::model::kueue::may_be_queued) {
@@ -264,21 +271,103 @@ impl ListedRevision {
     }
 }
 
-/// Brings each Job's template into the diff engine's normal form as its page arrives, and
-/// shares equal ones between Jobs (most Jobs of a fleet have one of a few), so memory
-/// grows with distinct templates rather than with Jobs.
+/// Reduces each Job as its page arrives to what the comparison needs: its template in
+/// the diff engine's normal form, held once for every Job that runs its JobSet's
+/// template. A Job is matched against its JobSet's client-side form (`client_expected`)
+/// by digest: the JobSets are listed alongside, so a Job parsed before its JobSet is
+/// known is held as compact JSON until `settle` (a fraction of the tree it would be).
+/// Jobs that differ keep their own template (or share one with Jobs equal to it): only
+/// drift is held per Job.
 #[derive(Default)]
-struct Interner {
-    templates: HashMap<String, Arc<Value>>,
+struct Reducer {
+    known: std::sync::Mutex<Known>,
 }
 
-impl Interner {
-    fn intern(&mut self, mut job: ChildJob) -> ChildJob {
-        let normalized = normalize(&job.template).template;
-        let key = normalized.to_string();
-        job.template = self.templates.entry(key).or_insert_with(|| Arc::new(normalized)).clone();
-        job
+#[derive(Default)]
+struct Known {
+    /// Each known JobSet's client-side form of each replicatedJob, by (UID, name).
+    forms: HashMap<(String, String), (Digest, Arc<Value>)>,
+    /// Templates by digest, so that equal ones are held once (uniform fleets, and Jobs
+    /// of one replicatedJob that drift alike).
+    shared: HashMap<Digest, Arc<Value>>,
+}
+
+/// A Job as the Jobs' pages are read: with its template, or (its JobSet not yet known)
+/// with the template's digest and compact JSON instead.
+struct Reduced {
+    job: ChildJob,
+    held: Option<(Digest, Box<str>)>,
+}
+
+impl Known {
+    fn share(&mut self, digest: Digest, template: Value) -> Arc<Value> {
+        self.shared.entry(digest).or_insert_with(|| Arc::new(template)).clone()
     }
+
+    /// The template a Job with this digest runs, if it is its JobSet's form.
+    fn form_for(&self, job: &ChildJob, digest: Digest) -> Option<Option<Arc<Value>>> {
+        let key = (owner_uid(job)?.to_owned(), job.label(labels::REPLICATED_JOB)?.to_owned());
+        let (want, template) = self.forms.get(&key)?;
+        Some((*want == digest).then(|| template.clone()))
+    }
+}
+
+impl Reducer {
+    /// Remembers a JobSet's client-side forms, for the Jobs read after it.
+    fn learn(&self, jobset: &JobSet) {
+        let mut known = self.known.lock().expect("no panic holds the lock");
+        for rjob in &jobset.spec.replicated_jobs {
+            let form = super::defaulter::client_expected(jobset, &rjob.template).template;
+            let digest = digest(&form);
+            let template = known.share(digest, form);
+            known.forms.insert((jobset.uid().to_owned(), rjob.name.clone()), (digest, template));
+        }
+    }
+
+    fn reduce(&self, mut job: ChildJob) -> Reduced {
+        let normalized = normalize_template(&mut job.template);
+        let digest = digest(&normalized);
+        let mut known = self.known.lock().expect("no panic holds the lock");
+        match known.form_for(&job, digest) {
+            Some(Some(form)) => job.template = form,
+            Some(None) => job.template = known.share(digest, normalized),
+            None => {
+                let text = normalized.to_string().into_boxed_str();
+                job.template = Arc::default();
+                return Reduced { job, held: Some((digest, text)) };
+            }
+        }
+        Reduced { job, held: None }
+    }
+
+    /// The Jobs with their templates, once every JobSet is known.
+    fn settle(&self, jobs: Vec<Reduced>) -> Vec<ChildJob> {
+        let mut known = self.known.lock().expect("no panic holds the lock");
+        jobs.into_iter()
+            .map(|Reduced { mut job, held }| {
+                if let Some((digest, text)) = held {
+                    job.template = match known.form_for(&job, digest) {
+                        Some(Some(form)) => form,
+                        _ => {
+                            let template = serde_json::from_str(&text).expect("written by serde_json");
+                            known.share(digest, template)
+                        }
+                    };
+                }
+                job
+            })
+            .collect()
+    }
+}
+
+/// The UID of the JobSet that controls a Job.
+fn owner_uid(job: &ChildJob) -> Option<&str> {
+    job.metadata
+        .owner_references
+        .as_deref()?
+        .iter()
+        .find(|r| r.controller == Some(true) && r.kind == crate::model::jobset::KIND)
+        .map(|r| r.uid.as_str())
 }
 
 /// `label in (a,b)` when JobSet names are known, else every object with the label.
@@ -352,6 +441,156 @@ pub fn not_found(names: &[String], namespace: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::normalize::{apply_client_defaults, normalize_child};
+    use crate::testing;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// A container as a user may write it: which fields are set, and to what.
+    fn container() -> impl Strategy<Value = Value> {
+        (
+            prop::sample::select(vec!["busybox:1.36", "busybox:1.37", "app:v1"]),
+            prop::collection::vec("[a-c]{1,2}", 0..3),
+            prop::option::of(prop::sample::select(vec!["100m", "200m"])),
+            prop::option::of(prop::sample::select(vec!["Always", "IfNotPresent"])),
+            prop::collection::btree_map("[A-C]", "[0-9]{0,2}", 0..3),
+        )
+            .prop_map(|(image, args, cpu, pull, env)| {
+                let mut c = json!({"name": "main", "image": image});
+                if !args.is_empty() {
+                    c["args"] = json!(args);
+                }
+                if let Some(cpu) = cpu {
+                    c["resources"] = json!({"limits": {"cpu": cpu}});
+                }
+                if let Some(pull) = pull {
+                    c["imagePullPolicy"] = json!(pull);
+                }
+                if !env.is_empty() {
+                    c["env"] =
+                        env.into_iter().map(|(name, value)| json!({"name": name, "value": value})).collect();
+                }
+                c
+            })
+    }
+
+    fn template() -> impl Strategy<Value = Value> {
+        (container(), prop::option::of(prop::sample::select(vec!["OnFailure", "Never"])), any::<bool>())
+            .prop_map(|(container, restart, labelled)| {
+                let mut t = json!({"spec": {"template": {"spec": {"containers": [container]}}}});
+                if let Some(restart) = restart {
+                    t["spec"]["template"]["spec"]["restartPolicy"] = json!(restart);
+                }
+                if labelled {
+                    t["spec"]["template"]["metadata"] = json!({"labels": {"team": "ml"}});
+                }
+                t
+            })
+    }
+
+    /// Every object's keys in reverse order: the API server writes Go's field order, the
+    /// JobSet's templates come back sorted; equal templates must be equal either way.
+    fn reversed(value: Value) -> Value {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<(String, Value)> = map.into_iter().collect();
+                entries.reverse();
+                Value::Object(entries.into_iter().map(|(k, v)| (k, reversed(v))).collect())
+            }
+            Value::Array(items) => Value::Array(items.into_iter().map(reversed).collect()),
+            leaf => leaf,
+        }
+    }
+
+    /// A live Job of `jobset` made from `template` (its own, or a drifted one), defaulted
+    /// as the API server defaults it, in the server's key order.
+    fn live_job(jobset: &JobSet, rjob: &str, index: usize, template: &Value) -> ChildJob {
+        let mut job = crate::diff::expected::probe_job(jobset, template);
+        apply_client_defaults(&mut job);
+        crate::diff::expected::add_jobset_specifics(jobset, &mut job);
+        let name = jobset.job_name(rjob, index as i32);
+        let mut job_labels = job["metadata"]["labels"].clone();
+        job_labels[labels::REPLICATED_JOB] = json!(rjob);
+        job_labels[labels::RESTART_ATTEMPT] = json!("0");
+        job_labels[labels::JOB_INDEX] = json!(index.to_string());
+        job_labels["batch.kubernetes.io/job-name"] = json!(name);
+        let object = json!({
+            "metadata": {"name": name, "namespace": jobset.namespace(), "labels": job_labels,
+                "annotations": job["metadata"].get("annotations").cloned().unwrap_or(json!({})),
+                "ownerReferences": [{"apiVersion": crate::model::jobset::API_VERSION, "kind": crate::model::jobset::KIND,
+                    "name": jobset.name(), "uid": jobset.uid(), "controller": true}]},
+            "spec": job["spec"].clone(),
+        });
+        serde_json::from_value(reversed(object)).expect("a Job")
+    }
+
+    /// A fleet: JobSets of one or two replicatedJobs, each with one or two Jobs that run
+    /// the spec's template or a drifted one; and, per JobSet, whether its Jobs are read
+    /// before it is known.
+    type Case = Vec<(Vec<(Value, Vec<Option<Value>>)>, bool)>;
+
+    fn fleet_case() -> impl Strategy<Value = Case> {
+        let rjob = (template(), prop::collection::vec(prop::option::of(template()), 1..3));
+        prop::collection::vec((prop::collection::vec(rjob, 1..3), any::<bool>()), 1..4)
+    }
+
+    fn drift_json(jobset: &JobSet, jobs: &[ChildJob]) -> Value {
+        let expected: BTreeMap<String, crate::diff::normalize::Normalized> = jobset
+            .spec
+            .replicated_jobs
+            .iter()
+            .map(|r| (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template)))
+            .collect();
+        serde_json::to_value(crate::diff::compare(jobset, jobs, &expected)).expect("serializable")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The digest path (each Job reduced as it is read, matched by digest against its
+        /// JobSet's form, before or after the JobSet is known) gives every Job the template
+        /// the full path gives it, and the same drift, on random templates and drifts.
+        #[test]
+        fn the_digest_path_finds_what_the_full_comparison_finds(case in fleet_case()) {
+            let reducer = Reducer::default();
+            let mut reduced = Vec::new();
+            let mut full = Vec::new();
+            let mut jobsets = Vec::new();
+            for (n, (rjobs, jobs_first)) in case.into_iter().enumerate() {
+                let mut builder = testing::jobset(&format!("js{n}")).namespace("ml").uid(&format!("uid-{n}"));
+                for (r, (template, _)) in rjobs.iter().enumerate() {
+                    builder = builder.replicated_job(&format!("rj{r}"), 1, template.clone());
+                }
+                let jobset = builder.build();
+                let mut jobs = Vec::new();
+                for (r, (template, live)) in rjobs.iter().enumerate() {
+                    for (index, drifted) in live.iter().enumerate() {
+                        jobs.push(live_job(&jobset, &format!("rj{r}"), index, drifted.as_ref().unwrap_or(template)));
+                    }
+                }
+                if !jobs_first {
+                    reducer.learn(&jobset);
+                }
+                for job in &jobs {
+                    reduced.push(reducer.reduce(job.clone()));
+                    full.push(normalize_child(job.clone()));
+                }
+                if jobs_first {
+                    reducer.learn(&jobset);
+                }
+                jobsets.push(jobset);
+            }
+            let settled = reducer.settle(reduced);
+            for (digest_path, full_path) in settled.iter().zip(&full) {
+                prop_assert_eq!(&*digest_path.template, &*full_path.template, "{}", full_path.name());
+            }
+            let by_digest = Fleet::new(jobsets.clone(), settled, Vec::new());
+            let by_full = Fleet::new(jobsets.clone(), full, Vec::new());
+            for jobset in &jobsets {
+                prop_assert_eq!(drift_json(jobset, by_digest.jobs_of(jobset)), drift_json(jobset, by_full.jobs_of(jobset)));
+            }
+        }
+    }
 
     #[test]
     fn job_selector() {

@@ -16,7 +16,7 @@ use super::queue::Key;
 use super::state::{Shared, Stores, Watched};
 use crate::cluster::Cluster;
 use crate::cluster::api::api;
-use crate::diff::normalize::normalize;
+use crate::diff::normalize::normalize_template;
 use crate::history;
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
@@ -48,7 +48,9 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
     let job_events = reflector::reflector(
         job_writer,
         watcher(api::<ChildJob>(cluster, ns), watcher::Config::default().labels(labels::JOBSET_NAME))
-            .map_ok(|event| event.modify(|job| job.template = Arc::new(normalize(&job.template).template)))
+            .map_ok(|event| {
+                event.modify(|job| job.template = Arc::new(normalize_template(&mut job.template)))
+            })
             .default_backoff(),
     );
     let revision_events = reflector::reflector(
