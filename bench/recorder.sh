@@ -87,6 +87,9 @@ rss_catch_up=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
 requests_catch_up=$(grep -cE '^(GET|POST|PATCH|PUT|DELETE) https' "$work/recorder.log" || true)
 log "caught up in ${catch_up_ms} ms"
 
+# CPU seconds (user + system) of the recorder, from /proc (fields 14 and 15, in clock ticks).
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$recorder_pid/stat"; }
+cpu_catch_up=$(cpu_s)
 lag_before=$(metrics | grep '^kubectl_jobset_recorder_event_to_write_seconds')
 recorded_before=$(value revisions_recorded_total)
 log "$EDITS image changes at $RATE per second"
@@ -99,6 +102,7 @@ edit_field() { tr ' ' '\n' < "$work/edits.out" | awk -F= -v k="$1" '$1 == k {pri
 edits_s=$(edit_field sent_s)
 until [ "$(value revisions_recorded_total)" -ge $((recorded_before + EDITS)) ]; do sleep 0.1; done
 rss_edits=$(awk '/VmRSS/ {print $2}' /proc/$recorder_pid/status)
+cpu_per_1000=$(awk -v a="$cpu_catch_up" -v b="$(cpu_s)" -v n="$EDITS" 'BEGIN {printf "%.2f", (b - a) * 1000 / n}')
 
 # Quantiles of the lag observed during the edits: bucket bounds from the histogram.
 metrics | grep '^kubectl_jobset_recorder_event_to_write_seconds' > "$work/lag_after"
@@ -125,6 +129,10 @@ idle_total=$(printf '%s' "$idle_log" | grep -c . || true)
 idle_lease=$(printf '%s' "$idle_log" | grep -c '/leases/' || true)
 idle_watch=$(printf '%s' "$idle_log" | grep -c 'watch=true' || true)
 rss_peak=$(awk '/VmHWM/ {print $2}' /proc/$recorder_pid/status)
+# The JobSet controller caches the same JobSets and Jobs (controller-runtime informers).
+controller_pid=$(cat "$KJS_STATE_DIR/pids/jobset.pid")
+controller_rss=$(awk '/VmRSS/ {print $2}' /proc/$controller_pid/status)
+controller_peak=$(awk '/VmHWM/ {print $2}' /proc/$controller_pid/status)
 kill -TERM "$recorder_pid"; wait "$recorder_pid" || true; recorder_pid=
 
 section=$(cat <<EOF
@@ -141,7 +149,10 @@ $((N * 2)) Jobs.
 | requests during the catch-up | $requests_catch_up | |
 | event-to-write lag, p50 / p99 ($lag_count writes, $EDITS edits at $RATE/s over ${edits_s} s) | ≤ ${p50} s / ≤ ${p99} s | p99 ≤ 1 s |
 | edit-to-revision lag, end to end, p50 / p99 / max ($(edit_field missing) of $EDITS edits without a revision) | $(edit_field p50_ms) / $(edit_field p99_ms) / $(edit_field max_ms) ms | |
+| CPU (user + system) of the catch-up / per 1000 edits | ${cpu_catch_up} s / ${cpu_per_1000} s | |
 | RSS after catch-up / after the edits / peak | $(( rss_catch_up / 1024 )) / $(( rss_edits / 1024 )) / $(( rss_peak / 1024 )) MiB | ≤ 150 MiB |
+| the JobSet controller (same objects cached): RSS at the end / peak | $(( controller_rss / 1024 )) / $(( controller_peak / 1024 )) MiB | |
+| recorder peak ÷ controller peak | $(awk -v a="$rss_peak" -v b="$controller_peak" 'BEGIN {printf "%.2f", a / b}') | ≤ 0.25 |
 | requests while idle for ${IDLE} s (Lease / watch restarts / other) | $idle_total ($idle_lease / $idle_watch / $(( idle_total - idle_lease - idle_watch ))) | watches and Lease only |
 
 The event-to-write lag is the recorder's own histogram (\`kubectl_jobset_recorder_event_to_write_seconds\`),

@@ -244,7 +244,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "  **Steady state**: a plain \`diff -A --summary\` right after (it writes nothing, nor dry-runs)."
   echo "- Requests are counted from the \`-v=6\` request log of each command, and named by verb and"
   echo "  resource (\`LIST\` is a list's first page). \"JSON fetched\" is what the API server sends for the"
-  echo "  lists a command makes (compact JSON, managedFields included), measured with curl; a fixed"
+  echo "  lists a command makes (compact JSON, managedFields included), measured with curl under its own"
+  echo "  user agent (the API server pretty-prints for curl's, 1.7–3× the bytes); a fixed"
   echo "  ~8 MiB (runtime, TLS) dominates RSS when little is fetched (\`history\` of one JobSet)."
   echo
   echo "Reproduce: \`make bench\`, or \`BENCH_TEMPLATES=\"$TEMPLATE_MODES\" BENCH_RTT_MS=\"$RTTS\" BENCH_SIZES=\"$SIZES\" BENCH_RUNS=$RUNS BENCH_RJOBS=$M bench/run.sh\`."

@@ -18,7 +18,7 @@ fn main() -> ExitCode {
     let log = Arc::new(RequestLog::new(cli.global.verbosity, Box::new(std::io::stderr())));
     // One thread drives the connections; one more parses the pages of every list, so
     // that the objects a fleet read keeps are allocated in one arena of the allocator,
-    // not one per parse thread (peak RSS of `diff -A` at N = 1000: 90 -> 80 MB).
+    // not one per parse thread (peak RSS of `diff -A` at N = 1000, A/B: 90 -> 80 MiB).
     let runtime =
         match tokio::runtime::Builder::new_current_thread().enable_all().max_blocking_threads(1).build() {
             Ok(runtime) => runtime,

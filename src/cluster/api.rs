@@ -8,9 +8,7 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
 use k8s_openapi::api::coordination::v1::Lease;
 use k8s_openapi::api::core::v1::Namespace;
-use kube::api::{
-    DeleteParams, DynamicObject, ListParams, ObjectList, Patch, PatchParams, PostParams, Preconditions,
-};
+use kube::api::{DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams, Preconditions};
 use kube::discovery::ApiResource;
 use kube::{Api, Resource};
 use serde::de::DeserializeOwned;
@@ -107,6 +105,113 @@ where
     }
 }
 
+/// A list page, its items reduced one by one as they are parsed: a page's objects are
+/// never all held as parsed trees at once (only the one being reduced).
+struct Page<T> {
+    continue_token: Option<String>,
+    items: Vec<T>,
+}
+
+/// Reads a list page (`{"metadata": {"continue": …}, "items": […], …}`) into a `Page`.
+struct PageSeed<'r, K, R> {
+    reduce: &'r R,
+    object: std::marker::PhantomData<K>,
+}
+
+impl<'de, K, T, R> serde::de::DeserializeSeed<'de> for PageSeed<'_, K, R>
+where
+    K: DeserializeOwned,
+    R: Fn(K) -> T,
+{
+    type Value = Page<T>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Page<T>, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, K, T, R> serde::de::Visitor<'de> for PageSeed<'_, K, R>
+where
+    K: DeserializeOwned,
+    R: Fn(K) -> T,
+{
+    type Value = Page<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Page<T>, A::Error> {
+        #[derive(serde::Deserialize)]
+        struct ListMeta {
+            #[serde(default, rename = "continue")]
+            continue_token: Option<String>,
+        }
+        let mut page = Page { continue_token: None, items: Vec::new() };
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            match key.as_ref() {
+                "metadata" => page.continue_token = map.next_value::<ListMeta>()?.continue_token,
+                "items" => {
+                    page.items =
+                        map.next_value_seed(ItemsSeed { reduce: self.reduce, object: self.object })?
+                }
+                _ => {
+                    map.next_value::<serde::de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(page)
+    }
+}
+
+/// A page's `items` (or null), each object reduced as soon as it is parsed.
+struct ItemsSeed<'r, K, R> {
+    reduce: &'r R,
+    object: std::marker::PhantomData<K>,
+}
+
+impl<'de, K, T, R> serde::de::DeserializeSeed<'de> for ItemsSeed<'_, K, R>
+where
+    K: DeserializeOwned,
+    R: Fn(K) -> T,
+{
+    type Value = Vec<T>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<Vec<T>, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de, K, T, R> serde::de::Visitor<'de> for ItemsSeed<'_, K, R>
+where
+    K: DeserializeOwned,
+    R: Fn(K) -> T,
+{
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list's items")
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Vec<T>, E> {
+        Ok(Vec::new())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<T>, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(object) = seq.next_element::<K>()? {
+            items.push((self.reduce)(object));
+        }
+        Ok(items)
+    }
+}
+
 impl Cluster {
     /// Every object a list returns, following `continue` tokens page by page and passing
     /// each item through `keep` as its page arrives (only one page is held in full).
@@ -166,9 +271,12 @@ impl Cluster {
             let early = continue_token(text.as_bytes());
             let reduce = reduce.clone();
             let parse = tokio::task::spawn_blocking(move || {
-                let page = serde_json::from_str::<ObjectList<K>>(&text)?;
-                let items: Vec<T> = page.items.into_iter().map(reduce).collect();
-                Ok::<_, serde_json::Error>((page.metadata.continue_, items))
+                use serde::de::DeserializeSeed;
+                let mut reader = serde_json::Deserializer::from_str(&text);
+                let page = PageSeed { reduce: &reduce, object: std::marker::PhantomData::<K> }
+                    .deserialize(&mut reader)?;
+                reader.end()?;
+                Ok::<_, serde_json::Error>((page.continue_token, page.items))
             });
             let (page, next) = match &early {
                 Some(token) => {
@@ -469,6 +577,36 @@ impl Cluster {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn read_page(text: &str) -> std::result::Result<Page<String>, serde_json::Error> {
+        use serde::de::DeserializeSeed;
+        let reduce = |ns: Namespace| ns.metadata.name.unwrap_or_default();
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let page = PageSeed { reduce: &reduce, object: std::marker::PhantomData }.deserialize(&mut reader)?;
+        reader.end()?;
+        Ok(page)
+    }
+
+    #[test]
+    fn a_page_is_read_item_by_item_in_either_key_order() {
+        let built_in = r#"{"kind":"NamespaceList","metadata":{"continue":"t1","resourceVersion":"9"},"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]}"#;
+        let page = read_page(built_in).unwrap();
+        assert_eq!(
+            (page.continue_token.as_deref(), page.items),
+            (Some("t1"), vec!["a".to_owned(), "b".to_owned()])
+        );
+        // Custom resources' lists: keys sorted, metadata last; the last page has no token.
+        let page =
+            read_page(r#"{"apiVersion":"v1","items":[{"metadata":{"name":"c"}}],"kind":"L","metadata":{}}"#)
+                .unwrap();
+        assert_eq!((page.continue_token, page.items), (None, vec!["c".to_owned()]));
+        // An empty list may say null.
+        assert!(read_page(r#"{"metadata":{},"items":null}"#).unwrap().items.is_empty());
+        // What is not a page is an error, not an empty list.
+        assert!(read_page(r#"{"metadata":{},"items":[{"metadata":{"name":7}}]}"#).is_err());
+        assert!(read_page(r#"{"metadata":{},"items":[]} trailing"#).is_err());
+        assert!(read_page(r#"[]"#).is_err());
+    }
 
     #[test]
     fn the_continue_token_is_read_off_the_edges_of_either_kind_of_list() {

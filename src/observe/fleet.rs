@@ -280,16 +280,24 @@ impl ListedRevision {
 /// drift is held per Job.
 #[derive(Default)]
 struct Reducer {
-    known: std::sync::Mutex<Known>,
+    forms: std::sync::Mutex<TemplateForms>,
 }
 
+/// The client-side forms of the JobSets seen so far, by digest, and the templates held,
+/// shared by digest: what lets a Job that runs its JobSet's template hold none of its
+/// own (a fleet read's Jobs, the recorder's store of Jobs).
 #[derive(Default)]
-struct Known {
-    /// Each known JobSet's client-side form of each replicatedJob, by (UID, name).
-    forms: HashMap<(String, String), (Digest, Arc<Value>)>,
+pub struct TemplateForms {
+    /// Each known JobSet's client-side form of each replicatedJob, by JobSet UID.
+    forms: HashMap<String, Vec<(String, Digest, Arc<Value>)>>,
     /// Templates by digest, so that equal ones are held once (uniform fleets, and Jobs
-    /// of one replicatedJob that drift alike).
-    shared: HashMap<Digest, Arc<Value>>,
+    /// of one replicatedJob that drift alike). Weak: a template goes when its last
+    /// holder does (the recorder runs for weeks while templates change).
+    shared: HashMap<Digest, std::sync::Weak<Value>>,
+    /// The size of `shared` after its last pruning of dead entries.
+    pruned_at: usize,
+    /// While a watch lists again: the JobSets seen since it began (the others are gone).
+    relisted: Option<std::collections::HashSet<String>>,
 }
 
 /// A Job as the Jobs' pages are read: with its template, or (its JobSet not yet known)
@@ -299,38 +307,91 @@ struct Reduced {
     held: Option<(Digest, Box<str>)>,
 }
 
-impl Known {
+impl TemplateForms {
     fn share(&mut self, digest: Digest, template: Value) -> Arc<Value> {
-        self.shared.entry(digest).or_insert_with(|| Arc::new(template)).clone()
+        if let Some(held) = self.shared.get(&digest).and_then(std::sync::Weak::upgrade) {
+            return held;
+        }
+        // Dead entries are dropped once the map has doubled since the last time.
+        if self.shared.len() >= 2 * self.pruned_at.max(512) {
+            self.shared.retain(|_, held| held.strong_count() > 0);
+            self.pruned_at = self.shared.len();
+        }
+        let held = Arc::new(template);
+        self.shared.insert(digest, Arc::downgrade(&held));
+        held
     }
 
-    /// The template a Job with this digest runs, if it is its JobSet's form.
+    /// The template a Job with this digest runs, if it is its JobSet's form; None when
+    /// its JobSet is not known.
     fn form_for(&self, job: &ChildJob, digest: Digest) -> Option<Option<Arc<Value>>> {
-        let key = (owner_uid(job)?.to_owned(), job.label(labels::REPLICATED_JOB)?.to_owned());
-        let (want, template) = self.forms.get(&key)?;
+        let rjob = job.label(labels::REPLICATED_JOB)?;
+        let forms = self.forms.get(owner_uid(job)?)?;
+        let (_, want, template) = forms.iter().find(|(name, _, _)| name == rjob)?;
         Some((*want == digest).then(|| template.clone()))
+    }
+
+    /// Remembers a JobSet's client-side forms (replacing what its spec said before), for
+    /// the Jobs read after it.
+    pub fn learn(&mut self, jobset: &JobSet) {
+        let forms = jobset
+            .spec
+            .replicated_jobs
+            .iter()
+            .map(|rjob| {
+                let form = super::defaulter::client_expected(jobset, &rjob.template).template;
+                let digest = digest(&form);
+                (rjob.name.clone(), digest, self.share(digest, form))
+            })
+            .collect();
+        if let Some(seen) = &mut self.relisted {
+            seen.insert(jobset.uid().to_owned());
+        }
+        self.forms.insert(jobset.uid().to_owned(), forms);
+    }
+
+    /// Forgets a deleted JobSet's forms.
+    pub fn forget(&mut self, jobset: &JobSet) {
+        self.forms.remove(jobset.uid());
+    }
+
+    /// A watch of the JobSets lists them again: deletions it missed show as JobSets not
+    /// listed by `end_relist`.
+    pub fn begin_relist(&mut self) {
+        self.relisted = Some(Default::default());
+    }
+
+    /// Forgets the forms of the JobSets the re-list did not show.
+    pub fn end_relist(&mut self) {
+        if let Some(seen) = self.relisted.take() {
+            self.forms.retain(|uid, _| seen.contains(uid));
+        }
+    }
+
+    /// A Job's template in normal form: its JobSet's form when it runs it, else its own
+    /// (shared with Jobs equal to it).
+    pub fn reduce(&mut self, job: &mut ChildJob) {
+        let normalized = normalize_template(&mut job.template);
+        let digest = digest(&normalized);
+        job.template = match self.form_for(job, digest) {
+            Some(Some(form)) => form,
+            _ => self.share(digest, normalized),
+        };
     }
 }
 
 impl Reducer {
-    /// Remembers a JobSet's client-side forms, for the Jobs read after it.
     fn learn(&self, jobset: &JobSet) {
-        let mut known = self.known.lock().expect("no panic holds the lock");
-        for rjob in &jobset.spec.replicated_jobs {
-            let form = super::defaulter::client_expected(jobset, &rjob.template).template;
-            let digest = digest(&form);
-            let template = known.share(digest, form);
-            known.forms.insert((jobset.uid().to_owned(), rjob.name.clone()), (digest, template));
-        }
+        self.forms.lock().expect("no panic holds the lock").learn(jobset);
     }
 
     fn reduce(&self, mut job: ChildJob) -> Reduced {
         let normalized = normalize_template(&mut job.template);
         let digest = digest(&normalized);
-        let mut known = self.known.lock().expect("no panic holds the lock");
-        match known.form_for(&job, digest) {
+        let mut forms = self.forms.lock().expect("no panic holds the lock");
+        match forms.form_for(&job, digest) {
             Some(Some(form)) => job.template = form,
-            Some(None) => job.template = known.share(digest, normalized),
+            Some(None) => job.template = forms.share(digest, normalized),
             None => {
                 let text = normalized.to_string().into_boxed_str();
                 job.template = Arc::default();
@@ -342,15 +403,15 @@ impl Reducer {
 
     /// The Jobs with their templates, once every JobSet is known.
     fn settle(&self, jobs: Vec<Reduced>) -> Vec<ChildJob> {
-        let mut known = self.known.lock().expect("no panic holds the lock");
+        let mut forms = self.forms.lock().expect("no panic holds the lock");
         jobs.into_iter()
             .map(|Reduced { mut job, held }| {
                 if let Some((digest, text)) = held {
-                    job.template = match known.form_for(&job, digest) {
+                    job.template = match forms.form_for(&job, digest) {
                         Some(Some(form)) => form,
                         _ => {
                             let template = serde_json::from_str(&text).expect("written by serde_json");
-                            known.share(digest, template)
+                            forms.share(digest, template)
                         }
                     };
                 }
@@ -542,6 +603,45 @@ mod tests {
             .map(|r| (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template)))
             .collect();
         serde_json::to_value(crate::diff::compare(jobset, jobs, &expected)).expect("serializable")
+    }
+
+    #[test]
+    fn the_recorders_forms_share_the_spec_and_forget_what_a_relist_does_not_show() {
+        let js = testing::jobset("js0")
+            .namespace("ml")
+            .uid("u0")
+            .replicated_job("w", 2, testing::pod_template("app:v1"))
+            .build();
+        let other = testing::jobset("js1")
+            .namespace("ml")
+            .uid("u1")
+            .replicated_job("w", 1, testing::pod_template("app:v1"))
+            .build();
+        let mut forms = TemplateForms::default();
+        forms.learn(&js);
+        forms.learn(&other);
+        let spec = js.spec.replicated_jobs[0].template.clone();
+        let mut running = live_job(&js, "w", 0, &spec);
+        let mut drifted = live_job(&js, "w", 1, &testing::pod_template("app:v2"));
+        forms.reduce(&mut running);
+        forms.reduce(&mut drifted);
+        let form = forms.form_for(&running, digest(&running.template)).flatten().expect("the spec's form");
+        assert!(Arc::ptr_eq(&running.template, &form), "a Job that runs its spec holds the form");
+        assert_eq!(
+            *drifted.template,
+            *normalize_child(live_job(&js, "w", 1, &testing::pod_template("app:v2"))).template
+        );
+        assert_eq!(forms.form_for(&drifted, digest(&drifted.template)), Some(None), "drift keeps its own");
+        // Equal forms of two JobSets are one template.
+        let other_job = live_job(&other, "w", 0, &spec);
+        assert!(Arc::ptr_eq(&forms.form_for(&other_job, digest(&form)).flatten().unwrap(), &form));
+        forms.begin_relist();
+        forms.learn(&other);
+        forms.end_relist();
+        assert_eq!(forms.form_for(&running, digest(&running.template)), None, "js0 was not listed again");
+        assert!(forms.form_for(&other_job, digest(&form)).is_some());
+        forms.forget(&other);
+        assert_eq!(forms.form_for(&other_job, digest(&form)), None);
     }
 
     proptest! {

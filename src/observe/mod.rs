@@ -18,7 +18,7 @@ use crate::presence::{LEASE_NAME, Scope, lease_namespace, presence};
 use crate::select::Selection;
 pub use compare::compute;
 pub use defaulter::{Defaulter, Defaults};
-pub use fleet::Fleet;
+pub use fleet::{Fleet, TemplateForms};
 pub use record::{Histories, RecordOutcome, Recorded, record, spec_revision};
 
 /// What history recording does with what a command saw.

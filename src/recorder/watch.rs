@@ -2,7 +2,6 @@
 //! ControllerRevisions): kube-runtime reflectors fill the stores (re-list after 410 Gone,
 //! backoff), and every event queues the JobSet it concerns.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use futures::{Stream, StreamExt, TryStreamExt};
@@ -16,9 +15,9 @@ use super::queue::Key;
 use super::state::{Shared, Stores, Watched};
 use crate::cluster::Cluster;
 use crate::cluster::api::api;
-use crate::diff::normalize::normalize_template;
 use crate::history;
 use crate::model::jobset::{ChildJob, JobSet, labels};
+use crate::observe::TemplateForms;
 
 /// What fills the stores: one writer per watch.
 pub(super) type Writers = (Writer<JobSet>, Writer<ChildJob>, Writer<ControllerRevision>);
@@ -40,25 +39,38 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
     if let Some(selector) = &plan.selector {
         jobset_config = jobset_config.labels(selector);
     }
+    // Jobs are kept in the diff engine's normal form, as a loaded fleet holds them: a Job
+    // that runs its JobSet's template holds that JobSet's client-side form (learned from
+    // the JobSets' watch), others their own, equal ones shared.
+    let forms = std::sync::Mutex::new(TemplateForms::default());
     let jobset_events = reflector::reflector(
         jobset_writer,
-        watcher(api::<JobSet>(cluster, ns), jobset_config).default_backoff(),
+        watcher(api::<JobSet>(cluster, ns), jobset_config).default_backoff().map_ok(|event| {
+            let mut forms = forms.lock().expect("no panic holds the lock");
+            match &event {
+                watcher::Event::Apply(js) | watcher::Event::InitApply(js) => forms.learn(js),
+                watcher::Event::Delete(js) => forms.forget(js),
+                watcher::Event::Init => forms.begin_relist(),
+                watcher::Event::InitDone => forms.end_relist(),
+            }
+            event
+        }),
     );
-    // Jobs are kept in the diff engine's normal form, as a loaded fleet holds them.
     let job_events = reflector::reflector(
         job_writer,
         watcher(api::<ChildJob>(cluster, ns), watcher::Config::default().labels(labels::JOBSET_NAME))
-            .map_ok(|event| {
-                event.modify(|job| job.template = Arc::new(normalize_template(&mut job.template)))
-            })
+            .map_ok(|event| event.modify(|job| forms.lock().expect("no panic holds the lock").reduce(job)))
             .default_backoff(),
     );
+    // The stored revisions without managedFields: the recorder reads them, never writes
+    // them back whole.
     let revision_events = reflector::reflector(
         revision_writer,
         watcher(
             api::<ControllerRevision>(cluster, ns),
             watcher::Config::default().labels(history::JOBSET_LABEL),
         )
+        .map_ok(|event| event.modify(|revision| revision.metadata.managed_fields = None))
         .default_backoff(),
     );
     tokio::join!(
