@@ -331,6 +331,11 @@ impl TemplateForms {
         Some((*want == digest).then(|| template.clone()))
     }
 
+    /// Whether the JobSet that controls `job` is known.
+    fn knows_owner_of(&self, job: &ChildJob) -> bool {
+        owner_uid(job).is_some_and(|uid| self.forms.contains_key(uid))
+    }
+
     /// Remembers a JobSet's client-side forms (replacing what its spec said before), for
     /// the Jobs read after it.
     pub fn learn(&mut self, jobset: &JobSet) {
@@ -401,12 +406,17 @@ impl Reducer {
         Reduced { job, held: None }
     }
 
-    /// The Jobs with their templates, once every JobSet is known.
+    /// The Jobs with their templates, once every JobSet is known. Jobs of a JobSet that
+    /// was not read (outside a `-l` selection, or created after its list) are dropped
+    /// here: no command looks at them, and their templates need not be parsed again.
     fn settle(&self, jobs: Vec<Reduced>) -> Vec<ChildJob> {
         let mut forms = self.forms.lock().expect("no panic holds the lock");
         jobs.into_iter()
-            .map(|Reduced { mut job, held }| {
+            .filter_map(|Reduced { mut job, held }| {
                 if let Some((digest, text)) = held {
+                    if !forms.knows_owner_of(&job) {
+                        return None;
+                    }
                     job.template = match forms.form_for(&job, digest) {
                         Some(Some(form)) => form,
                         _ => {
@@ -415,7 +425,7 @@ impl Reducer {
                         }
                     };
                 }
-                job
+                Some(job)
             })
             .collect()
     }
@@ -603,6 +613,31 @@ mod tests {
             .map(|r| (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template)))
             .collect();
         serde_json::to_value(crate::diff::compare(jobset, jobs, &expected)).expect("serializable")
+    }
+
+    #[test]
+    fn jobs_of_jobsets_not_read_are_dropped_and_jobs_of_removed_replicated_jobs_kept() {
+        let js = testing::jobset("js0")
+            .namespace("ml")
+            .uid("u0")
+            .replicated_job("w", 1, testing::pod_template("app:v1"))
+            .build();
+        let unread = testing::jobset("js1")
+            .namespace("ml")
+            .uid("u1")
+            .replicated_job("w", 1, testing::pod_template("app:v1"))
+            .build();
+        let spec = js.spec.replicated_jobs[0].template.clone();
+        let reducer = Reducer::default();
+        // All read before any JobSet is known; js1 never is.
+        let reduced = vec![
+            reducer.reduce(live_job(&js, "w", 0, &spec)),
+            reducer.reduce(live_job(&js, "gone", 0, &spec)),
+            reducer.reduce(live_job(&unread, "w", 0, &spec)),
+        ];
+        reducer.learn(&js);
+        let names: Vec<String> = reducer.settle(reduced).iter().map(|j| j.name().to_owned()).collect();
+        assert_eq!(names, ["js0-w-0", "js0-gone-0"]);
     }
 
     #[test]
