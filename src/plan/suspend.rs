@@ -44,9 +44,13 @@ pub fn plan(jobset: &JobSet, suspend: bool, kueue: Option<&Kueue>) -> Decision {
         return Decision::Already;
     }
     // Guarded by what was read: a concurrent suspend or resume makes it fail, changing nothing.
-    let guard = match jobset.spec.suspend {
-        Some(current) => test(pointer(&["spec", "suspend"]), current),
-        None => test_resource_version(jobset.metadata.resource_version.clone().unwrap_or_default()),
+    // Without spec.suspend to test, the spec's generation stands for it: a status update
+    // (the controller writes one as each Pod starts) changes the resourceVersion, not the
+    // generation, and must not make the suspend fail.
+    let guard = match (jobset.spec.suspend, jobset.metadata.generation) {
+        (Some(current), _) => test(pointer(&["spec", "suspend"]), current),
+        (None, Some(generation)) => test(pointer(&["metadata", "generation"]), generation),
+        (None, None) => test_resource_version(jobset.metadata.resource_version.clone().unwrap_or_default()),
     };
     Decision::Patch(Patch(vec![
         super::rollback::uid_guard(jobset),
@@ -91,6 +95,14 @@ mod tests {
                    {"op": "add", "path": "/spec/suspend", "value": true}])
         );
         assert_eq!(plan(&running, false, None), Decision::Already);
+        // As served: the generation, which status updates leave alone, guards the spec.
+        let mut served = jobset(json!({"replicatedJobs": []}), json!({}));
+        served.metadata.generation = Some(3);
+        let Decision::Patch(patch) = plan(&served, true, None) else { panic!() };
+        assert_eq!(
+            serde_json::to_value(patch).unwrap()[1],
+            json!({"op": "test", "path": "/metadata/generation", "value": 3})
+        );
         let suspended = jobset(json!({"suspend": true, "replicatedJobs": []}), json!({}));
         let Decision::Patch(patch) = plan(&suspended, false, None) else { panic!() };
         assert_eq!(
