@@ -112,6 +112,18 @@ struct Page<T> {
     items: Vec<T>,
 }
 
+/// Reads a list page's JSON, each item through `reduce`.
+fn read_page<K: DeserializeOwned, T>(
+    text: &str,
+    reduce: &impl Fn(K) -> T,
+) -> std::result::Result<Page<T>, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let page = PageSeed { reduce, object: std::marker::PhantomData }.deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(page)
+}
+
 /// Reads a list page (`{"metadata": {"continue": …}, "items": […], …}`) into a `Page`.
 struct PageSeed<'r, K, R> {
     reduce: &'r R,
@@ -271,12 +283,7 @@ impl Cluster {
             let early = continue_token(text.as_bytes());
             let reduce = reduce.clone();
             let parse = tokio::task::spawn_blocking(move || {
-                use serde::de::DeserializeSeed;
-                let mut reader = serde_json::Deserializer::from_str(&text);
-                let page = PageSeed { reduce: &reduce, object: std::marker::PhantomData::<K> }
-                    .deserialize(&mut reader)?;
-                reader.end()?;
-                Ok::<_, serde_json::Error>((page.continue_token, page.items))
+                read_page::<K, T>(&text, &reduce).map(|page| (page.continue_token, page.items))
             });
             let (page, next) = match &early {
                 Some(token) => {
@@ -358,7 +365,8 @@ impl Cluster {
         patched.map(|js| js.object()).map_err(|e| self.errors.classify(op, e))
     }
 
-    /// The Jobs a selector matches, each passed through `keep` as its page arrives.
+    /// The Jobs a selector matches, each passed through `keep` once its page is parsed
+    /// (`keep` may borrow: it runs on the caller's task).
     pub async fn list_jobs<U>(
         &self,
         namespace: Option<&str>,
@@ -369,7 +377,7 @@ impl Cluster {
         self.list_pages(&api::<ChildJob>(self, namespace), op, Some(selector), keep).await
     }
 
-    /// `list_jobs`, passing each Job through `reduce` as its page is parsed.
+    /// `list_jobs`, passing each Job through `reduce` as it is parsed, on the parse thread.
     pub async fn list_jobs_reduced<U: Send + 'static>(
         &self,
         namespace: Option<&str>,
@@ -578,34 +586,29 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read_page(text: &str) -> std::result::Result<Page<String>, serde_json::Error> {
-        use serde::de::DeserializeSeed;
-        let reduce = |ns: Namespace| ns.metadata.name.unwrap_or_default();
-        let mut reader = serde_json::Deserializer::from_str(text);
-        let page = PageSeed { reduce: &reduce, object: std::marker::PhantomData }.deserialize(&mut reader)?;
-        reader.end()?;
-        Ok(page)
+    fn read_names(text: &str) -> std::result::Result<Page<String>, serde_json::Error> {
+        read_page(text, &|ns: Namespace| ns.metadata.name.unwrap_or_default())
     }
 
     #[test]
     fn a_page_is_read_item_by_item_in_either_key_order() {
         let built_in = r#"{"kind":"NamespaceList","metadata":{"continue":"t1","resourceVersion":"9"},"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]}"#;
-        let page = read_page(built_in).unwrap();
+        let page = read_names(built_in).unwrap();
         assert_eq!(
             (page.continue_token.as_deref(), page.items),
             (Some("t1"), vec!["a".to_owned(), "b".to_owned()])
         );
         // Custom resources' lists: keys sorted, metadata last; the last page has no token.
         let page =
-            read_page(r#"{"apiVersion":"v1","items":[{"metadata":{"name":"c"}}],"kind":"L","metadata":{}}"#)
+            read_names(r#"{"apiVersion":"v1","items":[{"metadata":{"name":"c"}}],"kind":"L","metadata":{}}"#)
                 .unwrap();
         assert_eq!((page.continue_token, page.items), (None, vec!["c".to_owned()]));
         // An empty list may say null.
-        assert!(read_page(r#"{"metadata":{},"items":null}"#).unwrap().items.is_empty());
+        assert!(read_names(r#"{"metadata":{},"items":null}"#).unwrap().items.is_empty());
         // What is not a page is an error, not an empty list.
-        assert!(read_page(r#"{"metadata":{},"items":[{"metadata":{"name":7}}]}"#).is_err());
-        assert!(read_page(r#"{"metadata":{},"items":[]} trailing"#).is_err());
-        assert!(read_page(r#"[]"#).is_err());
+        assert!(read_names(r#"{"metadata":{},"items":[{"metadata":{"name":7}}]}"#).is_err());
+        assert!(read_names(r#"{"metadata":{},"items":[]} trailing"#).is_err());
+        assert!(read_names(r#"[]"#).is_err());
     }
 
     #[test]

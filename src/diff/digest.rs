@@ -18,9 +18,15 @@ pub struct Digest(u128);
 
 /// The digest of `value` in canonical form, without building that form.
 pub fn digest(value: &Value) -> Digest {
-    let mut hashers = TwoHashers::default();
+    // Two independently seeded 64-bit SipHashes of the same bytes: 128 bits. The
+    // standard library's hasher is stable within a process, all a digest is compared in.
+    let (mut a, mut b) = (std::hash::DefaultHasher::new(), std::hash::DefaultHasher::new());
+    a.write_u8(0x5a);
+    b.write_u8(0xa5);
+    let mut hashers = HashWriter([a, b]);
     write_canonical(&mut hashers, value).expect("hashing does not fail");
-    hashers.finish()
+    let [a, b] = hashers.0;
+    Digest((u128::from(a.finish()) << 64) | u128::from(b.finish()))
 }
 
 /// `value` with every object's keys sorted, as compact JSON.
@@ -62,29 +68,15 @@ pub fn write_canonical(out: &mut impl Write, value: &Value) -> io::Result<()> {
     }
 }
 
-/// Two independently seeded 64-bit SipHashes of the same bytes: 128 bits. The standard
-/// library's hasher is stable within a process, which is all a digest is compared in.
-struct TwoHashers(std::hash::DefaultHasher, std::hash::DefaultHasher);
+/// Feeds every byte written to each of its hashers, in order (`Hasher::write` over the
+/// raw bytes, not `Hash::hash`, which would add a terminator).
+pub struct HashWriter<H, const N: usize>(pub [H; N]);
 
-impl Default for TwoHashers {
-    fn default() -> Self {
-        let (mut a, mut b) = (std::hash::DefaultHasher::new(), std::hash::DefaultHasher::new());
-        a.write_u8(0x5a);
-        b.write_u8(0xa5);
-        TwoHashers(a, b)
-    }
-}
-
-impl TwoHashers {
-    fn finish(&self) -> Digest {
-        Digest((u128::from(self.0.finish()) << 64) | u128::from(self.1.finish()))
-    }
-}
-
-impl Write for TwoHashers {
+impl<H: Hasher, const N: usize> Write for HashWriter<H, N> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.0.write(bytes);
-        self.1.write(bytes);
+        for hasher in &mut self.0 {
+            hasher.write(bytes);
+        }
         Ok(bytes.len())
     }
     fn flush(&mut self) -> io::Result<()> {

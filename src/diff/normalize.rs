@@ -42,13 +42,14 @@ pub struct Normalized {
 
 /// Normalises a full Job object (a live Job, or the server's answer to a dry run).
 pub fn normalize(job: &Value) -> Normalized {
-    let mut metadata = Map::new();
-    for key in ["labels", "annotations"] {
-        if let Some(map) = job["metadata"].get(key) {
-            metadata.insert(key.into(), strip_keys(map));
-        }
-    }
-    normalized(metadata, job.get("spec").cloned().unwrap_or_else(|| json!({})))
+    // Only what is compared is copied: the labels, the annotations and the spec.
+    let metadata: Map<String, Value> = ["labels", "annotations"]
+        .into_iter()
+        .filter_map(|key| Some((key.to_owned(), job.get("metadata")?.get(key)?.clone())))
+        .collect();
+    let mut parts = Map::from_iter([("metadata".to_owned(), Value::Object(metadata))]);
+    parts.extend(job.get("spec").map(|spec| ("spec".to_owned(), spec.clone())));
+    normalize_owned(Value::Object(parts))
 }
 
 /// `normalize`, taking the Job apart instead of copying it (a fleet read normalises
@@ -56,18 +57,14 @@ pub fn normalize(job: &Value) -> Normalized {
 pub fn normalize_owned(mut job: Value) -> Normalized {
     let mut metadata = Map::new();
     for key in ["labels", "annotations"] {
-        if let Some(map) = job["metadata"].get_mut(key) {
-            metadata.insert(key.into(), strip_keys_owned(map.take()));
+        if let Some(map) = job.get_mut("metadata").and_then(|m| m.get_mut(key)) {
+            metadata.insert(key.into(), strip_keys(map.take()));
         }
     }
-    let spec = match job.get_mut("spec") {
+    let mut spec = match job.get_mut("spec") {
         Some(spec) => spec.take(),
         None => json!({}),
     };
-    normalized(metadata, spec)
-}
-
-fn normalized(metadata: Map<String, Value>, mut spec: Value) -> Normalized {
     let mut parallelism = None;
     let mut completions = None;
     if let Some(spec) = spec.as_object_mut() {
@@ -128,10 +125,10 @@ pub fn rebuild_template(job: &ChildJob) -> Value {
 
 fn normalize_pod_template(template: &mut Map<String, Value>) {
     let mut metadata = Map::new();
-    if let Some(old) = template.get("metadata") {
+    if let Some(old) = template.get_mut("metadata") {
         for key in ["labels", "annotations"] {
-            if let Some(map) = old.get(key) {
-                metadata.insert(key.into(), strip_keys(map));
+            if let Some(map) = old.get_mut(key) {
+                metadata.insert(key.into(), strip_keys(map.take()));
             }
         }
     }
@@ -150,20 +147,10 @@ fn normalize_pod_template(template: &mut Map<String, Value>) {
     }
 }
 
-fn strip_keys_owned(map: Value) -> Value {
+fn strip_keys(map: Value) -> Value {
     let Value::Object(mut map) = map else { return Value::Null };
     map.retain(|k, _| !JOBSET_KEYS.contains(&k.as_str()) && !JOB_CONTROLLER_KEYS.contains(&k.as_str()));
     Value::Object(map)
-}
-
-fn strip_keys(map: &Value) -> Value {
-    let Some(map) = map.as_object() else { return Value::Null };
-    Value::Object(
-        map.iter()
-            .filter(|(k, _)| !JOBSET_KEYS.contains(&k.as_str()) && !JOB_CONTROLLER_KEYS.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect(),
-    )
 }
 
 /// Drops nulls, empty objects and empty arrays, recursively: `resources: {}` and an

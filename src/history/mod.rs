@@ -98,15 +98,13 @@ pub fn templates_of(jobset: &JobSet) -> Templates {
 }
 
 /// Canonical JSON: object keys sorted, so equal templates hash equally.
-pub fn canonical(value: &Value) -> String {
-    crate::diff::digest::canonical(value)
-}
+pub use crate::diff::digest::canonical;
 
 /// 10 hex digits of FNV-1a (64-bit) over the canonical data: stable across versions.
 pub fn hash(templates: &Templates) -> String {
-    let mut hasher = FnvWriter(fnv::FnvHasher::default());
+    let mut hasher = crate::diff::digest::HashWriter([fnv::FnvHasher::default()]);
     write_canonical_data(&mut hasher, templates).expect("hashing does not fail");
-    format!("{:016x}", hasher.0.finish())[..10].to_owned()
+    format!("{:016x}", hasher.0[0].finish())[..10].to_owned()
 }
 
 /// `canonical(&data(templates))`, written without building `data` (a copy of every
@@ -121,20 +119,6 @@ fn write_canonical_data(out: &mut impl std::io::Write, templates: &Templates) ->
         out.write_all(b"}")?;
     }
     out.write_all(b"]}")
-}
-
-/// FNV-1a over the raw bytes written (`Hasher::write`, not `Hash::hash`, which would
-/// append a terminator).
-struct FnvWriter(fnv::FnvHasher);
-
-impl std::io::Write for FnvWriter {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.write(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// The `data` of a revision: `{"replicatedJobs": [{name, template}, ...]}`, as stored

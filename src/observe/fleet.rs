@@ -373,16 +373,38 @@ impl TemplateForms {
         }
     }
 
+    /// The template a Job holds, given its normal form and that form's digest: its
+    /// JobSet's form when it runs it, else its own (shared with Jobs equal to it); the
+    /// normal form back when its JobSet (or that replicatedJob) is not known.
+    fn held_template(
+        &mut self,
+        job: &ChildJob,
+        digest: Digest,
+        normalized: Value,
+    ) -> Result<Arc<Value>, Value> {
+        match self.form_for(job, digest) {
+            Some(Some(form)) => Ok(form),
+            Some(None) => Ok(self.share(digest, normalized)),
+            None => Err(normalized),
+        }
+    }
+
     /// A Job's template in normal form: its JobSet's form when it runs it, else its own
     /// (shared with Jobs equal to it).
     pub fn reduce(&mut self, job: &mut ChildJob) {
-        let normalized = normalize_template(&mut job.template);
-        let digest = digest(&normalized);
-        job.template = match self.form_for(job, digest) {
-            Some(Some(form)) => form,
-            _ => self.share(digest, normalized),
+        let (digest, normalized) = normal_form(job);
+        job.template = match self.held_template(job, digest, normalized) {
+            Ok(template) => template,
+            Err(normalized) => self.share(digest, normalized),
         };
     }
+}
+
+/// A Job's template in the diff engine's normal form (taken out of the Job), and its
+/// digest.
+fn normal_form(job: &mut ChildJob) -> (Digest, Value) {
+    let normalized = normalize_template(&mut job.template);
+    (digest(&normalized), normalized)
 }
 
 impl Reducer {
@@ -391,19 +413,16 @@ impl Reducer {
     }
 
     fn reduce(&self, mut job: ChildJob) -> Reduced {
-        let normalized = normalize_template(&mut job.template);
-        let digest = digest(&normalized);
-        let mut forms = self.forms.lock().expect("no panic holds the lock");
-        match forms.form_for(&job, digest) {
-            Some(Some(form)) => job.template = form,
-            Some(None) => job.template = forms.share(digest, normalized),
-            None => {
-                let text = normalized.to_string().into_boxed_str();
-                job.template = Arc::default();
-                return Reduced { job, held: Some((digest, text)) };
+        let (digest, normalized) = normal_form(&mut job);
+        let held =
+            self.forms.lock().expect("no panic holds the lock").held_template(&job, digest, normalized);
+        match held {
+            Ok(template) => {
+                job.template = template;
+                Reduced { job, held: None }
             }
+            Err(normalized) => Reduced { job, held: Some((digest, normalized.to_string().into_boxed_str())) },
         }
-        Reduced { job, held: None }
     }
 
     /// The Jobs with their templates, once every JobSet is known. Jobs of a JobSet that
