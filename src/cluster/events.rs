@@ -99,12 +99,16 @@ pub fn publisher(cluster: &Cluster, instance: &str) -> Recorder {
     Recorder::new(cluster.client.clone(), reporter)
 }
 
-/// Publishes `event` regarding `jobset` with `publisher`.
-pub async fn publish(cluster: &Cluster, publisher: &Recorder, event: &Event, jobset: &JobSet) -> Result<()> {
-    publisher
-        .publish(event, &reference(jobset))
-        .await
-        .map_err(|e| cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, Some(jobset.namespace())), e))
+/// Publishes `event` regarding the JobSet `regarding` (see `reference`) with `publisher`.
+pub async fn publish(
+    cluster: &Cluster,
+    publisher: &Recorder,
+    event: &Event,
+    regarding: &ObjectReference,
+) -> Result<()> {
+    publisher.publish(event, regarding).await.map_err(|e| {
+        cluster.errors.classify(Op::new("create", EVENTS_RESOURCE, regarding.namespace.as_deref()), e)
+    })
 }
 
 #[cfg(test)]

@@ -249,8 +249,10 @@ pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, Unreada
     if text(FORMAT_ANNOTATION).as_deref() != Some(FORMAT) {
         return Err(UnreadableRevision::OtherFormat { name });
     }
-    let data = stored.data.as_ref().map(|d| &d.0).unwrap_or(&Value::Null);
-    let templates = parse_templates(&name, data)?;
+    let templates = match data_of(stored) {
+        Some(data) => parse_templates(&name, &data)?,
+        None => return Err(UnreadableRevision::Corrupt { name }),
+    };
     if stored.revision <= 0 {
         return Err(UnreadableRevision::Unnumbered { name });
     }
@@ -273,6 +275,26 @@ pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, Unreada
         templates,
         name,
     })
+}
+
+/// A stored revision's data. A store that keeps revisions for long (the recorder's)
+/// holds it as its compact JSON text, a string (`compact_data`): a fraction of the
+/// tree. None: that text does not parse.
+pub fn data_of(stored: &ControllerRevision) -> Option<std::borrow::Cow<'_, Value>> {
+    use std::borrow::Cow;
+    match stored.data.as_ref().map(|d| &d.0) {
+        Some(Value::String(text)) => serde_json::from_str(text).ok().map(Cow::Owned),
+        Some(data) => Some(Cow::Borrowed(data)),
+        None => Some(Cow::Owned(Value::Null)),
+    }
+}
+
+/// Replaces a revision's data by its compact JSON text (see `data_of`), for a store
+/// that holds many for long and reads few at a time.
+pub fn compact_data(stored: &mut ControllerRevision) {
+    if let Some(data) = stored.data.as_mut().filter(|d| !d.0.is_string()) {
+        data.0 = Value::String(data.0.to_string());
+    }
 }
 
 /// `data.replicatedJobs` of a revision, or why it cannot be read.

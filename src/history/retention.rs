@@ -79,6 +79,21 @@ pub fn stamp(t: Timestamp) -> String {
     t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
 }
 
+/// Whether a change to a stored revision may give the retention something to do: one of
+/// ours, without a JobSet owner, and marked, or labelled with a uid other than
+/// `live_uid` (the uid of the JobSet its labels name, when the cache holds one). A
+/// revision just recorded for a live JobSet does not: looking at the whole cache for it
+/// would make every recording cost as much as the fleet.
+pub fn concerns_retention(stored: &ControllerRevision, live_uid: Option<&str>) -> bool {
+    let annotations = stored.metadata.annotations.as_ref();
+    let annotation = |key: &str| annotations.and_then(|a| a.get(key));
+    if has_jobset_owner(stored) || annotation(FORMAT_ANNOTATION).map(String::as_str) != Some(FORMAT) {
+        return false;
+    }
+    let marked = annotation(DELETED_ANNOTATION).is_some() || annotation(PRUNE_ANNOTATION).is_some();
+    marked || uid_label(stored).is_some_and(|uid| live_uid != Some(uid))
+}
+
 /// Plans marks, unmarks and prunes for the revisions in the cache.
 pub fn plan<'a>(
     revisions: impl IntoIterator<Item = &'a ControllerRevision>,
@@ -178,6 +193,18 @@ mod tests {
             Action::Mark { ops, .. } | Action::Unmark(ops) => serde_json::to_value(ops).unwrap(),
             Action::Prune { .. } => json!(null),
         }
+    }
+
+    #[test]
+    fn only_revisions_of_jobsets_not_live_or_marked_concern_the_retention() {
+        let recorded = kept("u1", 1).stored();
+        assert!(!concerns_retention(&recorded, Some("u1")), "just recorded for a live JobSet");
+        assert!(concerns_retention(&recorded, None), "its JobSet is not in the cache");
+        assert!(concerns_retention(&recorded, Some("u2")), "another JobSet under the name");
+        let marked = kept("u1", 1).annotation(DELETED_ANNOTATION, NOW).stored();
+        assert!(concerns_retention(&marked, Some("u1")), "marked: to unmark");
+        let owned = testing::revision("js", "u1", 1).meta("namespace", "ml").stored();
+        assert!(!concerns_retention(&owned, None), "the garbage collector's");
     }
 
     #[test]

@@ -536,3 +536,16 @@ fn a_preview_is_what_recording_would_leave_with_the_unstored_marked() {
     // The stored revisions themselves are untouched.
     assert!(store.iter().all(|r| !r.unrecorded));
 }
+
+#[test]
+fn a_revision_held_as_compact_text_reads_as_the_tree_it_was() {
+    let stored = testing::revision("js", "u1", 3).stored();
+    let mut compact = stored.clone();
+    compact_data(&mut compact);
+    assert!(compact.data.as_ref().unwrap().0.is_string(), "held as text");
+    assert_eq!(parse(&compact, "u1"), parse(&stored, "u1"));
+    compact_data(&mut compact);
+    assert_eq!(parse(&compact, "u1"), parse(&stored, "u1"), "compacting twice changes nothing");
+    compact.data = Some(RawExtension(Value::String("{not json".into())));
+    assert!(matches!(parse(&compact, "u1"), Err(UnreadableRevision::Corrupt { .. })));
+}

@@ -10,6 +10,7 @@ use futures::StreamExt;
 use serde_json::Value;
 
 use crate::cluster::Cluster;
+use crate::diff::digest::{Digest, digest};
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::error::{Error, Result};
@@ -21,10 +22,15 @@ const DRY_RUN_CONCURRENCY: usize = 8;
 
 /// Server-defaulted probe Jobs, one dry run per distinct (namespace, template), shared by
 /// every JobSet and revision that uses the same template. A template the API server
-/// rejects is kept with the reason, so that only the JobSets using it fail.
+/// rejects is kept with the reason, so that only the JobSets using it fail. Probes are
+/// told apart by their 128-bit digest (two distinct probes in one process share one with
+/// a chance of about 2^-128).
 pub struct Defaulter<'c> {
     cluster: &'c Cluster,
-    cache: HashMap<String, Result<Value>>,
+    /// By namespace and the probe's digest: the defaulted Job as compact JSON (parsed
+    /// again when asked for; a tree would be several times the text, and the recorder
+    /// keeps thousands).
+    cache: HashMap<(String, Digest), Result<Box<str>>>,
     /// Whether to ask the API server (a dry-run create) or only default on the client.
     defaults: Defaults,
 }
@@ -49,11 +55,11 @@ impl<'c> Defaulter<'c> {
         Defaulter { cluster, cache: HashMap::new(), defaults }
     }
 
-    fn key(namespace: &str, probe: &Value) -> String {
-        format!("{namespace}\n{probe}")
+    fn key(namespace: &str, probe: &Value) -> (String, Digest) {
+        (namespace.to_owned(), digest(probe))
     }
 
-    fn key_of(jobset: &JobSet, template: &Value) -> String {
+    fn key_of(jobset: &JobSet, template: &Value) -> (String, Digest) {
         Self::key(jobset.namespace(), &probe_job(jobset, template))
     }
 
@@ -65,7 +71,7 @@ impl<'c> Defaulter<'c> {
         &mut self,
         wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
     ) -> Result<()> {
-        let mut missing: HashMap<String, (String, Value)> = HashMap::new();
+        let mut missing: HashMap<(String, Digest), (String, Value)> = HashMap::new();
         for (jobset, template) in wanted {
             let probe = probe_job(jobset, template);
             let key = Self::key(jobset.namespace(), &probe);
@@ -74,7 +80,7 @@ impl<'c> Defaulter<'c> {
             }
         }
         let (cluster, defaults) = (self.cluster, self.defaults);
-        let answers: Vec<(String, Result<Value>)> = futures::stream::iter(missing)
+        let answers: Vec<((String, Digest), Result<Value>)> = futures::stream::iter(missing)
             .map(|(key, (namespace, probe))| async move {
                 (key, defaulted_job(cluster, defaults, &namespace, probe).await)
             })
@@ -83,7 +89,13 @@ impl<'c> Defaulter<'c> {
             .await;
         for (key, answer) in answers {
             match answer {
-                Ok(job) => self.cache.insert(key, Ok(job)),
+                Ok(mut job) => {
+                    // The server's managedFields of a dry run: normalisation drops them.
+                    if let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) {
+                        meta.remove("managedFields");
+                    }
+                    self.cache.insert(key, Ok(job.to_string().into_boxed_str()))
+                }
                 Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e)),
                 Err(e) => return Err(e),
             };
@@ -94,7 +106,8 @@ impl<'c> Defaulter<'c> {
     /// The normalised Job the controller would build from `template` for `jobset`
     /// (after `prefetch`; None when it was not dry-run or the server rejected it).
     pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
-        let mut job = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?.clone();
+        let text = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?;
+        let mut job: Value = serde_json::from_str(text).expect("written by serde_json");
         add_jobset_specifics(jobset, &mut job);
         Some(normalize(&job))
     }

@@ -109,7 +109,8 @@ pub fn parse(revision: &ControllerRevision, owner_uid: &str) -> Option<Staged> {
     if !owned || !is_staged(revision) || text(history::FORMAT_ANNOTATION).as_deref() != Some(STAGED_FORMAT) {
         return None;
     }
-    let items = revision.data.as_ref()?.0["replicatedJobs"].as_array()?.clone();
+    let data = history::data_of(revision)?;
+    let items = data["replicatedJobs"].as_array()?;
     let templates = items
         .iter()
         .map(|item| Some((item["name"].as_str()?.to_owned(), item.get("template")?.clone())))

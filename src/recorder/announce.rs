@@ -17,10 +17,10 @@ pub(super) async fn announce(
     queue: tokio::sync::mpsc::UnboundedReceiver<Announcement>,
 ) {
     let published = tokio_stream_of(queue)
-        .map(|(key, jobset, note)| async move {
+        .map(|(key, regarding, note)| async move {
             // A publisher per Event: kube's would fold different revisions into one series.
             let publisher = events::publisher(cluster, identity);
-            (key, events::publish(cluster, &publisher, &events::revision_event(note), &jobset).await)
+            (key, events::publish(cluster, &publisher, &events::revision_event(note), &regarding).await)
         })
         .buffer_unordered(EVENTS_IN_FLIGHT);
     tokio::pin!(published);

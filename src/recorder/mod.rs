@@ -10,7 +10,9 @@
 //!
 //! - `run`: the plan and the wiring, start to graceful stop.
 //! - `state`: what the tasks share (queue, stores, log, versions seen).
+//! - `stored`: a JobSet as the store holds it (compact JSON, read when reconciled).
 //! - `watch`: the three watches into the stores and the queue.
+//! - `index`: which stored Jobs and revisions concern which JobSet.
 //! - `reconcile`: the worker, and which JobSets to look at again.
 //! - `announce`: the Events of recorded revisions.
 //! - `staged`: changes staged for the next restart, applied when a JobSet restarts.
@@ -20,6 +22,7 @@
 //! - `queue`, `metrics`, `server`: the work queue, the counters, `/metrics` and probes.
 
 mod announce;
+mod index;
 pub mod lease;
 pub mod metrics;
 pub mod queue;
@@ -31,6 +34,7 @@ pub mod server;
 mod staged;
 mod state;
 mod steer;
+mod stored;
 mod watch;
 
 pub use run::{RecorderPlan, run};

@@ -15,14 +15,16 @@ use super::state::Shared;
 use crate::cluster::Cluster;
 use crate::error::Error;
 use crate::history::{self, Revision};
-use crate::model::jobset::{ChildJob, JobSet, KIND};
+use crate::model::jobset::{ChildJob, JobSet};
 use crate::observe::record::torn_read;
 use crate::observe::{
     Defaulter, Fleet, Histories, RecordOptions, RecordOutcome, Recorded, compute, record, spec_revision,
 };
 
-/// JobSets reconciled together (one compare and one record over them).
-const BATCH: usize = 512;
+/// JobSets reconciled together (one compare and one record over them). Each is read out
+/// of the stores with its Jobs and revisions for the batch: small batches keep a
+/// catch-up's peak close to the stores' own size.
+const BATCH: usize = 128;
 /// Parts of a batch recorded concurrently, each with its own dry-run cache.
 const CHUNKS: usize = 16;
 /// How soon a JobSet is looked at again after a torn read (Jobs of an attempt its status
@@ -102,30 +104,18 @@ async fn reconcile_batch(
     let now = Instant::now();
     let mut items: Vec<Item> = Vec::new();
     for (key, since) in batch {
-        let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
+        let Some(stored) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
             continue; // deleted: its history is the retention's (`retention`)
         };
-        if jobset.metadata.deletion_timestamp.is_some() {
+        if stored.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        items.push(Item { key, since, jobset: (*jobset).clone(), jobs: Vec::new(), revisions: Vec::new() });
+        items.push(Item { key, since, jobset: stored.jobset(), jobs: Vec::new(), revisions: Vec::new() });
     }
-    // One pass over each store for the whole batch.
-    let by_uid: HashMap<String, usize> =
-        items.iter().enumerate().map(|(i, item)| (item.jobset.uid().to_owned(), i)).collect();
-    for job in shared.jobs.state() {
-        if let Some(&i) = controller_uid(&job).and_then(|uid| by_uid.get(uid)) {
-            items[i].jobs.push((*job).clone());
-        }
-    }
-    let by_key: HashMap<Key, usize> =
-        items.iter().enumerate().map(|(i, item)| (item.key.clone(), i)).collect();
-    for revision in shared.revisions.state() {
-        let name = revision.metadata.labels.as_ref().and_then(|l| l.get(history::JOBSET_LABEL));
-        let key = name.zip(revision.metadata.namespace.as_deref()).map(|(name, ns)| Key::new(ns, name));
-        if let Some(&i) = key.and_then(|k| by_key.get(&k)) {
-            items[i].revisions.push((*revision).clone());
-        }
+    // Each JobSet's Jobs and revisions, found by its key (not by a scan of the stores).
+    for item in &mut items {
+        item.jobs = shared.jobs_of(&item.key, item.jobset.uid());
+        item.revisions = shared.revisions_of(&item.key);
     }
     let mut ready = Vec::new();
     for item in items {
@@ -200,16 +190,6 @@ fn in_handover(jobset: &JobSet, revisions: &[ControllerRevision], now: jiff::Tim
     let created = jobset.metadata.creation_timestamp.as_ref().map(|t| t.0);
     let recent = created.is_some_and(|at| now.duration_since(at) < HANDOVER_WAIT);
     recent && revisions.iter().any(|r| history::belongs_to(r).contains(&from))
-}
-
-/// The UID of the JobSet that controls a Job.
-fn controller_uid(job: &ChildJob) -> Option<&str> {
-    job.metadata
-        .owner_references
-        .as_deref()?
-        .iter()
-        .find(|r| r.controller == Some(true) && r.kind == KIND)
-        .map(|r| r.uid.as_str())
 }
 
 /// False while the revision store does not show what we wrote last for this JobSet (for
@@ -359,7 +339,7 @@ fn settle(
         for revision in &changes.recorded {
             let note = recorded_note(revision);
             shared.say(&format!("jobset {key}: {note}"));
-            announcements.push((key.clone(), jobset.clone(), note));
+            announcements.push((key.clone(), crate::cluster::events::reference(jobset), note));
         }
         for (attempt, number) in &changes.credited {
             shared.say(&format!("jobset {key}: credited restart attempt {attempt} to revision {number}"));

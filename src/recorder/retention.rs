@@ -141,7 +141,7 @@ fn known(shared: &Shared<'_>, memory: &Memory) -> Known {
     for jobset in shared.jobsets.state() {
         live.insert(jobset.uid().to_owned());
         // The object a handover replaced lives on in it: its history is about to be adopted.
-        live.extend(super::reconcile::handed_over_from(&jobset).map(str::to_owned));
+        live.extend(jobset.handed_over_from.clone());
     }
     live.extend(memory.alive_outside.keys().cloned());
     let gone = memory.gone.iter().filter(|uid| !live.contains(*uid)).cloned().collect();

@@ -61,17 +61,11 @@ async fn apply_one(shared: &Shared<'_>, cluster: &Cluster, key: &Key) {
     if !shared.leading() {
         return;
     }
-    let Some(jobset) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else { return };
-    let jobs: Vec<_> =
-        shared.jobs.state().iter().filter(|j| j.is_owned_by(jobset.uid())).map(|j| (**j).clone()).collect();
-    let revisions: Vec<_> = shared
-        .revisions
-        .state()
-        .iter()
-        .filter(|r| r.metadata.namespace.as_deref() == Some(key.namespace.as_str()))
-        .map(|r| (**r).clone())
-        .collect();
-    let fleet = Fleet::new(vec![(*jobset).clone()], jobs, vec![]).with_revisions(revisions);
+    let Some(stored) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else { return };
+    let jobset = stored.jobset();
+    let jobs = shared.jobs_of(key, jobset.uid());
+    let revisions = shared.revisions_of(key);
+    let fleet = Fleet::new(vec![jobset], jobs, vec![]).with_revisions(revisions);
     let jobset = &fleet.jobsets[0];
     let Some(staged) = fleet.staged_for_restart(jobset) else { return };
     let admitted = crate::model::kueue::Kueue::of(jobset, &[]).is_some_and(|k| k.is_admitted());

@@ -9,16 +9,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use k8s_openapi::api::apps::v1::ControllerRevision;
-use kube::runtime::reflector::Store;
+use kube::runtime::reflector::{ObjectRef, Store};
+use serde_json::Value;
 use tokio::sync::Notify;
 
+use super::index::OwnerIndex;
 use super::metrics::Metrics;
 use super::queue::{Key, WorkQueue};
+use super::stored::StoredJobSet;
 use crate::history;
 use crate::model::jobset::{ChildJob, JobSet};
 
 /// The reflector stores of the three watches.
-pub(super) type Stores = (Store<JobSet>, Store<ChildJob>, Store<ControllerRevision>);
+pub(super) type Stores = (Store<StoredJobSet>, Store<ChildJob>, Store<ControllerRevision>);
 
 /// Which store a watch fills.
 #[derive(Clone, Copy)]
@@ -28,8 +31,8 @@ pub(super) enum Watched {
     Revisions = 2,
 }
 
-/// An Event to publish: the JobSet, and the note.
-pub(super) type Announcement = (Key, JobSet, String);
+/// An Event to publish: the JobSet (its key, and its reference), and the note.
+pub(super) type Announcement = (Key, k8s_openapi::api::core::v1::ObjectReference, String);
 
 /// Until when, and which revisions (name, resourceVersion) the store should show.
 pub(super) type Expected = (Instant, Vec<(String, String)>);
@@ -48,9 +51,12 @@ pub(super) struct Shared<'a> {
     pub(super) log: RefCell<&'a mut dyn Write>,
     /// Warnings already logged (each is logged once).
     pub(super) logged: RefCell<HashSet<String>>,
-    pub(super) jobsets: Store<JobSet>,
+    pub(super) jobsets: Store<StoredJobSet>,
     pub(super) jobs: Store<ChildJob>,
     pub(super) revisions: Store<ControllerRevision>,
+    /// The names of the Jobs and of the revisions in the stores, by JobSet.
+    pub(super) job_index: RefCell<OwnerIndex>,
+    pub(super) revision_index: RefCell<OwnerIndex>,
     /// Per JobSet UID: revisions we wrote (name, resourceVersion) that the store must show
     /// before the JobSet is planned again, until the deadline.
     pub(super) expected: RefCell<HashMap<String, Expected>>,
@@ -59,7 +65,7 @@ pub(super) struct Shared<'a> {
     /// holds only the latest; these let a quick succession of edits (v3, then v4 before
     /// the worker got to v3) record every template, in order.
     pub(super) last_templates: RefCell<HashMap<Key, String>>,
-    pub(super) versions: RefCell<HashMap<Key, Vec<JobSet>>>,
+    pub(super) versions: RefCell<HashMap<Key, Vec<PendingVersion>>>,
     /// JobSets reconciled alone, after their part of a batch failed as a whole (one bad
     /// JobSet, e.g. a template the API server rejects, must not hold back the others).
     pub(super) solo: RefCell<HashSet<Key>>,
@@ -93,6 +99,8 @@ impl<'a> Shared<'a> {
             jobsets,
             jobs,
             revisions,
+            job_index: RefCell::default(),
+            revision_index: RefCell::default(),
             expected: RefCell::default(),
             last_templates: RefCell::default(),
             versions: RefCell::default(),
@@ -136,14 +144,19 @@ impl<'a> Shared<'a> {
         self.retention_wake.notify_one();
     }
 
-    /// Notes a version of a JobSet as the watch delivers it.
+    /// Notes a version of a JobSet as the watch delivers it, before the store holds it:
+    /// when its templates are not the last version's, that version (the store's) is kept
+    /// until it is recorded. The first version seen is the store's own: nothing is kept.
     pub(super) fn remember(&self, jobset: &JobSet) {
         let key = Key::new(jobset.namespace(), jobset.name());
         let hash = history::hash(&history::templates_of(jobset));
-        let mut last = self.last_templates.borrow_mut();
-        if last.get(&key) != Some(&hash) {
-            last.insert(key.clone(), hash);
-            self.versions.borrow_mut().entry(key).or_default().push(jobset.clone());
+        let changed = match self.last_templates.borrow_mut().insert(key.clone(), hash.clone()) {
+            Some(last) => last != hash,
+            None => false,
+        };
+        let previous = self.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace));
+        if let Some(previous) = previous.filter(|_| changed) {
+            self.versions.borrow_mut().entry(key).or_default().push(PendingVersion::of(&previous.jobset()));
         }
     }
 
@@ -164,10 +177,10 @@ impl<'a> Shared<'a> {
         let mut versions = self.versions.borrow_mut();
         let pending = versions.remove(&key)?;
         let now = history::templates_of(current);
-        let mut rest: Vec<JobSet> = pending
+        let mut rest: Vec<PendingVersion> = pending
             .into_iter()
             .filter(|v| {
-                let templates = history::templates_of(v);
+                let templates = v.templates();
                 !history::same_templates_in_order(&templates, &now)
                     && !recorded
                         .iter()
@@ -185,6 +198,35 @@ impl<'a> Shared<'a> {
         with_templates_of(current, &oldest)
     }
 
+    /// The stored Jobs the JobSet with this key and `uid` controls (by the index).
+    pub(super) fn jobs_of(&self, key: &Key, uid: &str) -> Vec<ChildJob> {
+        let index = self.job_index.borrow();
+        index
+            .names(key)
+            .filter_map(|name| self.jobs.get(&ObjectRef::new(name).within(&key.namespace)))
+            .filter(|job| job.is_owned_by(uid))
+            .map(|job| (*job).clone())
+            .collect()
+    }
+
+    /// The stored revisions labelled for the JobSet with this key (by the index).
+    pub(super) fn revisions_of(&self, key: &Key) -> Vec<ControllerRevision> {
+        let index = self.revision_index.borrow();
+        index
+            .names(key)
+            .filter_map(|name| self.revisions.get(&ObjectRef::new(name).within(&key.namespace)))
+            .map(|revision| (*revision).clone())
+            .collect()
+    }
+
+    /// Whether a stored revision's change may give the retention something to do.
+    pub(super) fn concerns_retention(&self, revision: &ControllerRevision) -> bool {
+        let labelled = revision.metadata.labels.as_ref().and_then(|l| l.get(history::JOBSET_LABEL));
+        let namespace = revision.metadata.namespace.as_deref().unwrap_or_default();
+        let jobset = labelled.and_then(|name| self.jobsets.get(&ObjectRef::new(name).within(namespace)));
+        history::retention::concerns_retention(revision, jobset.as_deref().map(StoredJobSet::uid))
+    }
+
     pub(super) fn synced(&self) -> bool {
         self.synced.iter().all(Cell::get)
     }
@@ -194,17 +236,46 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// An earlier version of a JobSet not recorded yet: its replicatedJobs (templates
+/// included) as compact JSON, and its change cause; the rest is the current version's.
+#[derive(Debug, Clone)]
+pub(super) struct PendingVersion {
+    replicated_jobs: Box<str>,
+    cause: Option<String>,
+}
+
+impl PendingVersion {
+    fn of(jobset: &JobSet) -> Self {
+        let object = jobset.object();
+        PendingVersion {
+            replicated_jobs: object["spec"]["replicatedJobs"].to_string().into_boxed_str(),
+            cause: jobset.metadata.annotations.as_ref().and_then(|a| a.get(history::CHANGE_CAUSE)).cloned(),
+        }
+    }
+
+    fn replicated_jobs(&self) -> Value {
+        serde_json::from_str(&self.replicated_jobs).expect("written by serde_json")
+    }
+
+    fn templates(&self) -> history::Templates {
+        let items = self.replicated_jobs();
+        let items = items.as_array().map(Vec::as_slice).unwrap_or_default();
+        items
+            .iter()
+            .map(|r| (r["name"].as_str().unwrap_or_default().to_owned(), r["template"].clone()))
+            .collect()
+    }
+}
+
 /// `current` (its status, UID, labels) with the templates and change cause of `version`.
-fn with_templates_of(current: &JobSet, version: &JobSet) -> Option<JobSet> {
+fn with_templates_of(current: &JobSet, version: &PendingVersion) -> Option<JobSet> {
     let mut raw = current.object();
-    let old = version.object();
-    raw["spec"]["replicatedJobs"] = old["spec"]["replicatedJobs"].clone();
-    let cause = old["metadata"]["annotations"][history::CHANGE_CAUSE].clone();
+    raw["spec"]["replicatedJobs"] = version.replicated_jobs();
     if let Some(annotations) = raw["metadata"]["annotations"].as_object_mut() {
         annotations.remove(history::CHANGE_CAUSE);
     }
-    if cause.is_string() {
-        raw["metadata"]["annotations"][history::CHANGE_CAUSE] = cause;
+    if let Some(cause) = &version.cause {
+        raw["metadata"]["annotations"][history::CHANGE_CAUSE] = Value::String(cause.clone());
     }
     JobSet::from_raw(raw).ok()
 }
@@ -213,6 +284,36 @@ fn with_templates_of(current: &JobSet, version: &JobSet) -> Option<JobSet> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_version_replaced_before_its_reconcile_is_recorded_first_and_the_first_seen_is_not_kept() {
+        let version = |image: &str| {
+            crate::testing::jobset("js")
+                .namespace("ns")
+                .uid("u1")
+                .replicated_job("w", 1, crate::testing::pod_template(image))
+                .build()
+        };
+        let ((jobsets, jobs, revisions), (mut writer, _, _)) = super::super::watch::stores();
+        let mut log = Vec::new();
+        let (announce, _) = tokio::sync::mpsc::unbounded_channel();
+        let shared = Shared::new((jobsets, jobs, revisions), Arc::default(), &mut log, announce);
+        // As the JobSets' watch does: remember, then the store applies.
+        let deliver = |writer: &mut kube::runtime::reflector::store::Writer<StoredJobSet>, js: &JobSet| {
+            shared.remember(js);
+            writer.apply_watcher_event(&kube::runtime::watcher::Event::Apply(StoredJobSet::of(js)));
+        };
+        let (v3, v4) = (version("app:v3"), version("app:v4"));
+        deliver(&mut writer, &v3);
+        assert!(shared.versions.borrow().is_empty(), "the first version is the store's own");
+        deliver(&mut writer, &v3);
+        assert!(shared.versions.borrow().is_empty(), "same templates: nothing kept");
+        deliver(&mut writer, &v4);
+        let earlier = shared.unrecorded_version(&v4, &[]).expect("v3 first");
+        assert_eq!(history::templates_of(&earlier), history::templates_of(&v3));
+        assert_eq!(earlier.attempt(), v4.attempt());
+        assert!(shared.unrecorded_version(&v4, &[]).is_none(), "then the current one");
+    }
 
     #[test]
     fn an_earlier_version_keeps_the_current_status_with_its_own_templates_and_cause() {
@@ -226,7 +327,7 @@ mod tests {
         };
         let old = version(json!({"spec": {"parallelism": 3}}), 0, json!({history::CHANGE_CAUSE: "v3"}));
         let current = version(json!({"spec": {}}), 2, json!({history::CHANGE_CAUSE: "v4", "keep": "me"}));
-        let merged = with_templates_of(&current, &old).unwrap();
+        let merged = with_templates_of(&current, &PendingVersion::of(&old)).unwrap();
         assert_eq!(merged.attempt(), 2);
         assert_eq!(merged.spec.replicated_jobs[0].template, json!({"spec": {"parallelism": 3}}));
         let annotations = merged.metadata.annotations.unwrap();

@@ -2,6 +2,7 @@
 //! ControllerRevisions): kube-runtime reflectors fill the stores (re-list after 410 Gone,
 //! backoff), and every event queues the JobSet it concerns.
 
+use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 
 use futures::{Stream, StreamExt, TryStreamExt};
@@ -10,9 +11,11 @@ use kube::runtime::reflector::{self, store::Writer};
 use kube::runtime::{WatchStreamExt, watcher};
 
 use super::RecorderPlan;
+use super::index::OwnerIndex;
 use super::metrics::Metrics;
 use super::queue::Key;
 use super::state::{Shared, Stores, Watched};
+use super::stored::StoredJobSet;
 use crate::cluster::Cluster;
 use crate::cluster::api::api;
 use crate::history;
@@ -20,11 +23,11 @@ use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::observe::TemplateForms;
 
 /// What fills the stores: one writer per watch.
-pub(super) type Writers = (Writer<JobSet>, Writer<ChildJob>, Writer<ControllerRevision>);
+pub(super) type Writers = (Writer<StoredJobSet>, Writer<ChildJob>, Writer<ControllerRevision>);
 
 /// Empty stores, and their writers.
 pub(super) fn stores() -> (Stores, Writers) {
-    let (jobsets, jobset_writer) = reflector::store::<JobSet>();
+    let (jobsets, jobset_writer) = reflector::store::<StoredJobSet>();
     let (jobs, job_writer) = reflector::store::<ChildJob>();
     let (revisions, revision_writer) = reflector::store::<ControllerRevision>();
     ((jobsets, jobs, revisions), (jobset_writer, job_writer, revision_writer))
@@ -47,13 +50,29 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
         jobset_writer,
         watcher(api::<JobSet>(cluster, ns), jobset_config).default_backoff().map_ok(|event| {
             let mut forms = forms.lock().expect("no panic holds the lock");
-            match &event {
-                watcher::Event::Apply(js) | watcher::Event::InitApply(js) => forms.learn(js),
-                watcher::Event::Delete(js) => forms.forget(js),
-                watcher::Event::Init => forms.begin_relist(),
-                watcher::Event::InitDone => forms.end_relist(),
+            let mut seen = |js: &JobSet| {
+                forms.learn(js);
+                // Before the store holds it: the version it replaces is still there.
+                shared.remember(js);
+                StoredJobSet::of(js)
+            };
+            match event {
+                watcher::Event::Apply(js) => watcher::Event::Apply(seen(&js)),
+                watcher::Event::InitApply(js) => watcher::Event::InitApply(seen(&js)),
+                watcher::Event::Delete(js) => {
+                    forms.forget(&js);
+                    shared.forget(&Key::new(js.namespace(), js.name()));
+                    watcher::Event::Delete(StoredJobSet::of(&js))
+                }
+                watcher::Event::Init => {
+                    forms.begin_relist();
+                    watcher::Event::Init
+                }
+                watcher::Event::InitDone => {
+                    forms.end_relist();
+                    watcher::Event::InitDone
+                }
             }
-            event
         }),
     );
     let job_events = reflector::reflector(
@@ -62,15 +81,21 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
             .map_ok(|event| event.modify(|job| forms.lock().expect("no panic holds the lock").reduce(job)))
             .default_backoff(),
     );
-    // The stored revisions without managedFields: the recorder reads them, never writes
-    // them back whole.
+    // The stored revisions without managedFields and with their data as compact text
+    // (parsed again when their JobSet is reconciled): the recorder reads them, never
+    // writes them back whole.
     let revision_events = reflector::reflector(
         revision_writer,
         watcher(
             api::<ControllerRevision>(cluster, ns),
             watcher::Config::default().labels(history::JOBSET_LABEL),
         )
-        .map_ok(|event| event.modify(|revision| revision.metadata.managed_fields = None))
+        .map_ok(|event| {
+            event.modify(|revision| {
+                revision.metadata.managed_fields = None;
+                history::compact_data(revision);
+            })
+        })
         .default_backoff(),
     );
     tokio::join!(
@@ -79,11 +104,9 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
             Watched::JobSets,
             "jobsets",
             jobset_events,
-            |js: &JobSet| Some(Key::new(js.namespace(), js.name())),
-            |js: &JobSet, present| match present {
-                true => shared.remember(js),
-                false => shared.forget(&Key::new(js.namespace(), js.name())),
-            },
+            |js: &StoredJobSet| Some(Key::new(js.namespace(), js.name())),
+            |_, _| {},
+            None,
         ),
         drive(
             shared,
@@ -94,7 +117,8 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
                 job.metadata.namespace.as_deref()?,
                 job.label(labels::JOBSET_NAME)?
             )),
-            |_, _| {}
+            |_, _| {},
+            Some(&shared.job_index),
         ),
         drive(
             shared,
@@ -105,34 +129,58 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
                 let name = r.metadata.labels.as_ref()?.get(history::JOBSET_LABEL)?;
                 Some(Key::new(r.metadata.namespace.as_deref()?, name))
             },
-            |_, _| {},
+            |r: &ControllerRevision, present| {
+                // A revision released, marked, or recorded for a JobSet gone meanwhile.
+                if present && shared.concerns_retention(r) {
+                    shared.retention_wake.notify_one();
+                }
+            },
+            Some(&shared.revision_index),
         ),
     );
 }
 
 /// Feeds one watch's events into the queue: each event queues the JobSet it concerns. A
 /// re-list (after 410 Gone or a failed watch) lists every object again, which queues
-/// every JobSet again: that is the catch-up.
-async fn drive<K>(
+/// every JobSet again: that is the catch-up. `index`, when given, follows which objects
+/// concern which JobSet.
+async fn drive<K: kube::Resource>(
     shared: &Shared<'_>,
     which: Watched,
     what: &str,
     events: impl Stream<Item = watcher::Result<watcher::Event<K>>>,
     key_of: impl Fn(&K) -> Option<Key>,
     remember: impl Fn(&K, bool),
+    index: Option<&RefCell<OwnerIndex>>,
 ) {
     let mut listed = false;
+    let name_of = |o: &K| {
+        let meta = o.meta();
+        (meta.namespace.clone().unwrap_or_default(), meta.name.clone().unwrap_or_default())
+    };
     tokio::pin!(events);
     while let Some(event) = events.next().await {
+        if let (Some(index), Ok(event)) = (index, &event) {
+            let mut index = index.borrow_mut();
+            match event {
+                watcher::Event::Apply(o) => {
+                    let (namespace, name) = name_of(o);
+                    index.apply(&namespace, &name, key_of(o));
+                }
+                watcher::Event::InitApply(o) => index.listed(&name_of(o).1, key_of(o)),
+                watcher::Event::Delete(o) => {
+                    let (namespace, name) = name_of(o);
+                    index.delete(&namespace, &name);
+                }
+                watcher::Event::Init => index.begin_list(),
+                watcher::Event::InitDone => index.end_list(),
+            }
+        }
         match event {
             Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => {
                 remember(&o, true);
                 if let Some(key) = key_of(&o) {
                     shared.enqueue(key);
-                }
-                if matches!(which, Watched::Revisions) {
-                    // A revision released, marked, or recorded for a JobSet gone meanwhile.
-                    shared.retention_wake.notify_one();
                 }
             }
             Ok(watcher::Event::Delete(o)) => {
