@@ -2,10 +2,10 @@
 //! outlive their JobSet; this task marks them when the JobSet is gone, keeps them for
 //! `--history-retention`, then prunes them. What to do is decided from the caches by
 //! `history::retention` (pure); this sends it. It wakes on the watches' events (a JobSet
-//! deleted, a revision changed, a re-list) and on a timer for the next revision due, and
-//! never polls the API: the only reads are one GET per JobSet whose revisions look
-//! orphaned, to confirm it is gone before believing the cache (a JobSet out of the `-l`
-//! scope is not in it; such a JobSet is looked at again every `RECHECK`).
+//! deleted, a revision that concerns it changed, a re-list) and on a timer for the next
+//! revision due, and never polls the API: the only reads are one GET per JobSet whose
+//! revisions look orphaned, to confirm it is gone before believing the cache (a JobSet
+//! out of the `-l` scope is not in it; such a JobSet is looked at again every `RECHECK`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};

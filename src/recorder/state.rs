@@ -61,9 +61,9 @@ pub(super) struct Shared<'a> {
     /// before the JobSet is planned again, until the deadline.
     pub(super) expected: RefCell<HashMap<String, Expected>>,
     /// Per JobSet: the hash of the templates of the last version the watch delivered, and
-    /// the versions with other templates delivered since its last reconcile. The store
-    /// holds only the latest; these let a quick succession of edits (v3, then v4 before
-    /// the worker got to v3) record every template, in order.
+    /// the earlier versions whose templates a later one replaced before they were recorded.
+    /// The store holds only the latest; these let a quick succession of edits (v3, then v4
+    /// before the worker got to v3) record every template, in order.
     pub(super) last_templates: RefCell<HashMap<Key, String>>,
     pub(super) versions: RefCell<HashMap<Key, Vec<PendingVersion>>>,
     /// JobSets reconciled alone, after their part of a batch failed as a whole (one bad
