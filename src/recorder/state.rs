@@ -154,8 +154,10 @@ impl<'a> Shared<'a> {
             Some(last) => last != hash,
             None => false,
         };
-        let previous = self.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace));
-        if let Some(previous) = previous.filter(|_| changed) {
+        if !changed {
+            return;
+        }
+        if let Some(previous) = self.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) {
             self.versions.borrow_mut().entry(key).or_default().push(PendingVersion::of(&previous.jobset()));
         }
     }
