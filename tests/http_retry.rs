@@ -102,7 +102,7 @@ async fn a_get_answered_503_is_retried_and_succeeds() {
     let (cluster, api, _) = cluster(quick());
     let server = tokio::spawn(serve(api, vec![status(503, "ServiceUnavailable", None), ok(json!({"a": 1}))]));
     let got = cluster.get_jobset("ml", "train").await.unwrap();
-    assert_eq!(got.raw, json!({"a": 1}));
+    assert_eq!(got.raw(), json!({"a": 1}));
     assert_eq!(server.await.unwrap().len(), 2);
 }
 

@@ -114,11 +114,11 @@ struct Page<T> {
 
 /// Reads a list page's JSON, each item through `reduce`.
 fn read_page<K: DeserializeOwned, T>(
-    text: &str,
+    text: &[u8],
     reduce: &impl Fn(K) -> T,
 ) -> std::result::Result<Page<T>, serde_json::Error> {
     use serde::de::DeserializeSeed;
-    let mut reader = serde_json::Deserializer::from_str(text);
+    let mut reader = serde_json::Deserializer::from_slice(text);
     let page = PageSeed { reduce, object: std::marker::PhantomData }.deserialize(&mut reader)?;
     reader.end()?;
     Ok(page)
@@ -225,6 +225,25 @@ where
 }
 
 impl Cluster {
+    /// A response's body as it arrived, not copied (kube's `request_text` copies it into a
+    /// `String`: a second copy of every page while it is parsed). An error status is
+    /// `kube::Error::Api` with the server's Status, as kube makes it.
+    async fn request_bytes(&self, request: http::Request<Vec<u8>>) -> kube::Result<bytes::Bytes> {
+        use http_body_util::BodyExt;
+        let response = self.client.send(request.map(kube::client::Body::from)).await?;
+        let status = response.status();
+        let body = response.into_body().collect().await?.to_bytes();
+        if status.is_client_error() || status.is_server_error() {
+            let status = serde_json::from_slice::<kube::core::Status>(&body).unwrap_or_else(|_| {
+                let text = String::from_utf8_lossy(&body);
+                kube::core::Status::failure(text.trim(), "Failed to parse error data")
+                    .with_code(status.as_u16())
+            });
+            return Err(kube::Error::Api(status.boxed()));
+        }
+        Ok(body)
+    }
+
     /// Every object a list returns, following `continue` tokens page by page and passing
     /// each item through `keep` as its page arrives (only one page is held in full).
     async fn list_pages<K, U>(
@@ -274,13 +293,13 @@ impl Cluster {
             async move {
                 let mut request = request?;
                 request.extensions_mut().insert("list");
-                self.client.request_text(request).await
+                self.request_bytes(request).await
             }
         };
         let mut items = Vec::new();
         let mut text = fetch(params.clone()).await.map_err(classify)?;
         loop {
-            let early = continue_token(text.as_bytes());
+            let early = continue_token(&text);
             let reduce = reduce.clone();
             let parse = tokio::task::spawn_blocking(move || {
                 read_page::<K, T>(&text, &reduce).map(|page| (page.continue_token, page.items))
@@ -587,7 +606,7 @@ mod tests {
     use serde_json::json;
 
     fn read_names(text: &str) -> std::result::Result<Page<String>, serde_json::Error> {
-        read_page(text, &|ns: Namespace| ns.metadata.name.unwrap_or_default())
+        read_page(text.as_bytes(), &|ns: Namespace| ns.metadata.name.unwrap_or_default())
     }
 
     #[test]

@@ -299,7 +299,9 @@ where
     }
 }
 
-/// Sends one try and reads the whole answer, so a body cut short fails the try.
+/// Sends one try and reads the whole answer, so a body cut short fails the try. Each
+/// chunk is appended as it arrives and dropped: collecting the chunks and joining them
+/// at the end would hold a list page twice.
 async fn read_whole<S, B>(inner: S, request: Request<Body>) -> Result<Response<RetryBody>, BoxError>
 where
     S: Service<Request<Body>, Response = Response<B>, Error = BoxError>,
@@ -307,7 +309,22 @@ where
     B::Error: Into<BoxError>,
 {
     let (parts, body) = inner.oneshot(request).await?.into_parts();
-    let bytes = body.collect().await.map_err(Into::into)?.to_bytes();
+    let mut body = std::pin::pin!(body);
+    let mut whole: Option<Bytes> = None;
+    let mut joined = bytes::BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let Ok(data) = frame.map_err(Into::into)?.into_data() else { continue };
+        // A body of one chunk (small answers, HTTP/1 with a length) is kept as it came.
+        match whole.take() {
+            None if joined.is_empty() => whole = Some(data),
+            None => joined.extend_from_slice(&data),
+            Some(first) => {
+                joined.extend_from_slice(&first);
+                joined.extend_from_slice(&data);
+            }
+        }
+    }
+    let bytes = whole.unwrap_or_else(|| joined.freeze());
     let body = Full::new(bytes).map_err(|never| match never {}).boxed_unsync();
     Ok(Response::from_parts(parts, body))
 }
@@ -449,5 +466,23 @@ mod tests {
         assert_eq!(format_wait(Duration::from_millis(250)), "250ms");
         assert_eq!(format_wait(Duration::from_secs(1)), "1s");
         assert_eq!(format_wait(Duration::from_millis(1500)), "1.5s");
+    }
+
+    #[tokio::test]
+    async fn a_body_is_read_whole_whatever_its_chunks() {
+        for chunks in [vec![], vec!["{\"items\":[]}"], vec!["{\"ite", "ms\":[1,", "2]}"]] {
+            let want: String = chunks.concat();
+            let service = tower::service_fn(move |_: Request<Body>| {
+                let frames = chunks
+                    .clone()
+                    .into_iter()
+                    .map(|c| Ok::<_, io::Error>(http_body::Frame::data(Bytes::from(c))));
+                let body = http_body_util::StreamBody::new(futures::stream::iter(frames));
+                async move { Ok::<_, BoxError>(Response::new(body)) }
+            });
+            let response = read_whole(service, Request::new(Body::empty())).await.unwrap();
+            let got = response.into_body().collect().await.unwrap().to_bytes();
+            assert_eq!(got, want.as_bytes(), "{want}");
+        }
     }
 }

@@ -161,8 +161,8 @@ fn external_diff(program: &str, drifts: &[JobSetDrift], out: &mut dyn Write) -> 
             for group in &rjob.outdated {
                 let file =
                     format!("{}.{}.{}.{}.yaml", d.namespace, d.name, rjob.name, job_range(&group.jobs));
-                write_yaml_file(&live.join(&file), &group.live_template)?;
-                write_yaml_file(&merged.join(&file), &rjob.spec_template)?;
+                write_yaml_file(&live.join(&file), &group.live_template.value())?;
+                write_yaml_file(&merged.join(&file), &rjob.spec_template.value())?;
             }
         }
     }
@@ -216,14 +216,14 @@ mod tests {
                     vec![DriftGroup {
                         jobs: outdated,
                         changes: changes(&live, &spec),
-                        live_template: live.clone().into(),
+                        live_template: std::sync::Arc::new(live.clone().into()),
                     }]
                 },
                 scale: vec![],
                 not_created: vec![],
                 beyond_replicas: vec![],
                 in_spec: true,
-                spec_template: spec.into(),
+                spec_template: std::sync::Arc::new(spec.into()),
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],

@@ -405,7 +405,7 @@ fn write_preview(out: &mut dyn Write, jobset: &JobSet, target: &Revision, palett
         let Some((_, wanted)) = target.templates.iter().find(|(n, _)| *n == rjob.name) else { continue };
         write_unified(
             out,
-            &rjob.template,
+            &rjob.template.value(),
             wanted,
             &format!(
                 "{}/{} replicatedJobs[{}].template (spec now)",

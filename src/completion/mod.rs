@@ -328,7 +328,7 @@ async fn image_targets(cluster: &Cluster, names: &[String]) -> Vec<String> {
         let name = name.rsplit('/').next().unwrap_or(name);
         let Ok(jobset) = cluster.get_jobset(&cluster.namespace, name).await else { continue };
         for rjob in &jobset.spec.replicated_jobs {
-            for container in crate::model::jobset::template_container_names(&rjob.template) {
+            for container in crate::model::jobset::template_container_names(&rjob.template.value()) {
                 targets.push(format!("{container}="));
                 targets.push(format!("{}/{container}=", rjob.name));
             }

@@ -81,7 +81,7 @@ pub fn add_jobset_specifics(jobset: &JobSet, job: &mut Value) {
     let coordinator_label = added.clone();
     // The replicatedJob template's annotations are the probe's own (copied from it).
     let template_annotations = job["metadata"]["annotations"].clone();
-    let jobset_annotations = jobset.raw["metadata"]["annotations"].clone();
+    let jobset_annotations = serde_json::to_value(&jobset.metadata.annotations).unwrap_or_default();
     for annotations in [&jobset_annotations, &template_annotations] {
         if let Some(topology) = annotations.get(EXCLUSIVE_KEY) {
             added.insert(EXCLUSIVE_KEY.into(), topology.clone());
@@ -117,7 +117,7 @@ pub fn add_jobset_specifics(jobset: &JobSet, job: &mut Value) {
 
 /// The expected Job without a server: probe plus JobSet specifics (tests, fallbacks).
 pub fn expected_job(jobset: &JobSet, rjob: &crate::model::jobset::ReplicatedJob) -> Value {
-    let mut job = probe_job(jobset, &rjob.template);
+    let mut job = probe_job(jobset, &rjob.template.value());
     add_jobset_specifics(jobset, &mut job);
     job
 }
@@ -149,13 +149,13 @@ fn subdomain(jobset: &JobSet) -> String {
 
 /// `CoordinatorEndpoint` upstream: `<jobset>-<replicatedJob>-<jobIndex>-<podIndex>.<subdomain>`.
 fn coordinator_endpoint(jobset: &JobSet) -> Option<String> {
-    let coordinator = jobset.raw["spec"].get("coordinator").filter(|c| c.is_object())?;
+    let coordinator = jobset.spec.coordinator.as_ref()?;
     Some(format!(
         "{}-{}-{}-{}.{}",
         jobset.name(),
-        coordinator["replicatedJob"].as_str().unwrap_or_default(),
-        coordinator["jobIndex"].as_i64().unwrap_or(0),
-        coordinator["podIndex"].as_i64().unwrap_or(0),
+        coordinator.replicated_job,
+        coordinator.job_index,
+        coordinator.pod_index,
         subdomain(jobset)
     ))
 }
@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn probe_carries_template_metadata_and_spec_with_a_generated_name() {
         let js = jobset(json!({}));
-        let probe = probe_job(&js, &js.spec.replicated_jobs[0].template);
+        let probe = probe_job(&js, &js.spec.replicated_jobs[0].template.value());
         assert_eq!(
             probe["metadata"],
             json!({"generateName": PROBE_NAME_PREFIX, "namespace": "ml",
@@ -242,8 +242,8 @@ mod tests {
         let a = jobset(json!({"network": {"enableDNSHostnames": true}}));
         let mut b = a.clone();
         b.metadata.name = Some("other".into());
-        b.raw["metadata"]["name"] = json!("other");
-        let probe = |js: &JobSet| probe_job(js, &js.spec.replicated_jobs[0].template);
+        b.edit_raw(|raw| raw["metadata"]["name"] = json!("other"));
+        let probe = |js: &JobSet| probe_job(js, &js.spec.replicated_jobs[0].template.value());
         assert_eq!(probe(&a), probe(&b));
     }
 
@@ -267,7 +267,7 @@ mod tests {
             {"metadata": {"name": "data"}}, {"metadata": {"name": "unused"}}]}]}));
         // The probe the API server validates already mounts a volume (else it answers
         // "volumeMounts[0].name: Not found"), under a name-independent claim.
-        let probe = probe_job(&js, &js.spec.replicated_jobs[0].template);
+        let probe = probe_job(&js, &js.spec.replicated_jobs[0].template.value());
         assert_eq!(
             probe["spec"]["template"]["spec"]["volumes"],
             json!([{"name": "data", "persistentVolumeClaim": {"claimName": "data-kubectl-jobset-probe"}}])
@@ -303,7 +303,7 @@ mod tests {
         let plain = jobset(json!({}));
         let with = |spec: Value, annotations: Value| {
             let mut js = jobset(spec);
-            js.raw["metadata"]["annotations"] = annotations;
+            js.edit_raw(|raw| raw["metadata"]["annotations"] = annotations);
             js
         };
         let coordinator =
@@ -341,9 +341,10 @@ mod tests {
     #[test]
     fn a_replicated_job_template_annotation_wins_over_the_jobset_one() {
         let mut js = jobset(json!({}));
-        js.raw["metadata"]["annotations"] = json!({EXCLUSIVE_KEY: "rack"});
-        js.spec.replicated_jobs[0].template["metadata"]["annotations"] =
-            json!({EXCLUSIVE_KEY: "zone", NODE_SELECTOR_STRATEGY_KEY: "true"});
+        js.edit_raw(|raw| raw["metadata"]["annotations"] = json!({EXCLUSIVE_KEY: "rack"}));
+        js.spec.replicated_jobs[0].template.edit(|t| {
+            t["metadata"]["annotations"] = json!({EXCLUSIVE_KEY: "zone", NODE_SELECTOR_STRATEGY_KEY: "true"})
+        });
         let n = expected(&js);
         assert_eq!(n.template["spec"]["template"]["metadata"]["annotations"][EXCLUSIVE_KEY], "zone");
         assert_eq!(

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::model::compact::{Compact, HeldJson};
 use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
 use crate::model::kueue::{Kueue, QuotaMismatch};
 use changes::{Change, changes};
@@ -107,7 +108,7 @@ pub struct ReplicatedJobDrift {
     pub in_spec: bool,
     /// The normalised Job the spec makes (shared with the Jobs that run it).
     #[serde(skip)]
-    pub spec_template: Arc<Value>,
+    pub spec_template: Arc<HeldJson>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -117,7 +118,7 @@ pub struct DriftGroup {
     pub changes: Vec<Change>,
     /// The group's normalised template, shared with its Jobs.
     #[serde(skip)]
-    pub live_template: Arc<Value>,
+    pub live_template: Arc<HeldJson>,
 }
 
 /// A replicatedJob running several templates in one attempt: a distributed workload
@@ -160,7 +161,8 @@ pub fn runs_mixed_templates(jobset: &JobSet, jobs: &[ChildJob]) -> bool {
         };
         let same = std::sync::Arc::ptr_eq(&seen.template, &job.template)
             || seen.template == job.template
-            || normalize::normalize(&seen.template).template == normalize::normalize(&job.template).template;
+            || normalize::normalize(&seen.template.value()).template
+                == normalize::normalize(&job.template.value()).template;
         if !same {
             return true;
         }
@@ -385,18 +387,23 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     let mut groups: Vec<DriftGroup> = Vec::new();
     let mut scale: Vec<ScaleChange> = Vec::new();
     // The spec's template as a Job that runs it holds it: in a fleet without drift every
-    // template is then held once.
+    // template is then held once. Held compact, a loaded fleet's Jobs compare by text.
+    let want_held = HeldJson::Compact(Compact::of(&want.template));
     let mut spec_template = None;
     for job in current {
         let live = job.template.as_ref();
-        if *live == want.template {
+        let runs_spec = match live {
+            HeldJson::Parsed(value) => *value == want.template,
+            HeldJson::Compact(_) => *live == want_held,
+        };
+        if runs_spec {
             spec_template.get_or_insert_with(|| job.template.clone());
         } else {
             match groups.iter_mut().find(|g| *g.live_template == *live) {
                 Some(group) => group.jobs.push(job.name().to_owned()),
                 None => groups.push(DriftGroup {
                     jobs: vec![job.name().to_owned()],
-                    changes: changes(live, &want.template),
+                    changes: changes(&live.value(), &want.template),
                     live_template: job.template.clone(),
                 }),
             }
@@ -410,7 +417,7 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
             }
         }
     }
-    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(want.template.clone()));
+    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(want_held));
     drift.outdated = groups;
     drift.scale = scale;
 }
@@ -573,8 +580,8 @@ mod tests {
         assert!(!runs_mixed_templates(&js, &same));
         // Raw (not interned) templates differ by the Job's own labels only: not mixed.
         let mut other = job(2, "0", "app:v1");
-        other.template = Arc::new(json!({"metadata": {"labels": {"job-name": "js-w-2"}},
-            "spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}}));
+        other.template = Arc::new(HeldJson::from(json!({"metadata": {"labels": {"job-name": "js-w-2"}},
+            "spec": {"template": {"spec": {"containers": [{"name": "main", "image": "app:v1"}]}}}})));
         assert!(!runs_mixed_templates(&js, &[same[0].clone(), other]));
         assert!(runs_mixed_templates(&js, &[same[0].clone(), job(2, "0", "app:v2")]));
         // An earlier attempt's Job does not count.

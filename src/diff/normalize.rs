@@ -5,6 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::expected::{COORDINATOR_KEY, NAMESPACED_JOB_KEY, NAMESPACED_JOB_VALUE};
+use crate::model::compact::HeldJson;
 use crate::model::jobset::ChildJob;
 
 /// Labels and annotations the JobSet controller writes on Jobs and pod templates, derived
@@ -87,14 +88,14 @@ pub fn normalize_owned(mut job: Value) -> Normalized {
 
 /// A live Job's template in normal form, taken out of its `Arc` when no other Job holds
 /// it (as in a page just parsed), else copied.
-pub fn normalize_template(template: &mut std::sync::Arc<Value>) -> Value {
-    let owned = std::mem::take(std::sync::Arc::make_mut(template));
+pub fn normalize_template(template: &mut std::sync::Arc<HeldJson>) -> Value {
+    let owned = std::sync::Arc::make_mut(template).take();
     normalize_owned(owned).template
 }
 
 /// A live Job with its template in normal form (see `normalize`).
 pub fn normalize_child(mut job: ChildJob) -> ChildJob {
-    job.template = std::sync::Arc::new(normalize_template(&mut job.template));
+    job.template = std::sync::Arc::new(HeldJson::Parsed(normalize_template(&mut job.template)));
     job
 }
 
@@ -103,7 +104,7 @@ pub fn normalize_child(mut job: ChildJob) -> ChildJob {
 /// what the controller derives from the JobSet (the coordinator's endpoint, the
 /// node-selector strategy's per-Job selector), which the template must not carry.
 pub fn rebuild_template(job: &ChildJob) -> Value {
-    let mut template = job.template.as_ref().clone();
+    let mut template = job.template.value().into_owned();
     for path in ["/metadata", "/spec/template/metadata"] {
         for key in ["labels", "annotations"] {
             if let Some(Value::Object(map)) = template.pointer_mut(path).and_then(|m| m.get_mut(key)) {

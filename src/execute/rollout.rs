@@ -434,7 +434,7 @@ async fn act(
                 crate::model::patch::pointer(&["metadata", "annotations", crate::history::CHANGE_CAUSE]),
                 cause.clone(),
             ));
-            if jobset.raw["metadata"]["annotations"].is_null() {
+            if jobset.raw()["metadata"]["annotations"].is_null() {
                 patch.0.insert(
                     1,
                     crate::model::patch::add(

@@ -94,7 +94,7 @@ impl Revision {
 
 /// The templates of a JobSet's spec, losslessly (raw JSON).
 pub fn templates_of(jobset: &JobSet) -> Templates {
-    jobset.spec.replicated_jobs.iter().map(|r| (r.name.clone(), r.template.clone())).collect()
+    jobset.spec.replicated_jobs.iter().map(|r| (r.name.clone(), r.template.value())).collect()
 }
 
 /// Canonical JSON: object keys sorted, so equal templates hash equally.

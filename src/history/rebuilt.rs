@@ -27,7 +27,7 @@ pub const SOURCE: &str = "running-jobs";
 /// they would pin today's value, and a later change of the JobSet's would never show).
 pub fn clean(jobset: &JobSet, mut template: Value) -> Value {
     use crate::diff::expected::{EXCLUSIVE_KEY, NODE_SELECTOR_STRATEGY_KEY};
-    if !jobset.raw["metadata"]["annotations"][EXCLUSIVE_KEY].is_null() {
+    if !jobset.raw()["metadata"]["annotations"][EXCLUSIVE_KEY].is_null() {
         for path in ["/metadata/annotations", "/spec/template/metadata/annotations"] {
             if let Some(Value::Object(annotations)) = template.pointer_mut(path) {
                 annotations.remove(EXCLUSIVE_KEY);

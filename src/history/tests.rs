@@ -78,7 +78,8 @@ fn first_look_records_the_spec_at_the_current_attempt() {
     assert_eq!(object["metadata"]["annotations"][ATTEMPTS_ANNOTATION], "0");
     assert_eq!(object["revision"], 1);
     assert_eq!(
-        object["data"]["replicatedJobs"][0]["template"], js.spec.replicated_jobs[0].template,
+        object["data"]["replicatedJobs"][0]["template"],
+        js.spec.replicated_jobs[0].template.value(),
         "lossless"
     );
     let mut store = Vec::new();

@@ -2,7 +2,9 @@
 //!
 //! A JobSet keeps its raw JSON next to the typed view: decisions read the view, but
 //! anything we write is a JSON patch built from the raw value, so fields this plugin
-//! does not know about are never dropped.
+//! does not know about are never dropped. The raw object and the replicatedJobs'
+//! templates are held as compact JSON (`model::compact`): a fleet read holds every
+//! JobSet, and a parsed tree costs ten times its text.
 
 use k8s_openapi::api::batch::v1::JobStatus;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
@@ -10,6 +12,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
+
+use super::compact::{Compact, HeldJson};
 
 /// The controller that acts on JobSets when `spec.managedBy` is unset or this value.
 pub const JOBSET_CONTROLLER: &str = "jobset.sigs.k8s.io/jobset-controller";
@@ -44,8 +48,9 @@ pub struct JobSet {
     pub spec: JobSetSpec,
     pub status: JobSetStatus,
     /// The object as the API server returned it, except `managedFields` and the
-    /// replicatedJobs' templates, which live in `spec` (held once; see `object()`).
-    pub raw: Value,
+    /// replicatedJobs' templates, which live in `spec` (held once; see `object()`); as
+    /// compact text, read with `raw()`.
+    raw: Compact,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -65,6 +70,29 @@ pub struct JobSetSpec {
     pub network: Option<Network>,
     #[serde(default)]
     pub volume_claim_policies: Vec<VolumeClaimPolicy>,
+    /// `spec.coordinator`: the Pod whose address every Job is told (an object, or absent).
+    #[serde(default, deserialize_with = "object_or_none")]
+    pub coordinator: Option<Coordinator>,
+}
+
+/// `spec.coordinator`, its fields defaulting as the controller reads them.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Coordinator {
+    #[serde(default)]
+    pub replicated_job: String,
+    #[serde(default)]
+    pub job_index: i64,
+    #[serde(default)]
+    pub pod_index: i64,
+}
+
+/// An object read as `T` (fields it cannot read defaulted); anything else as absent.
+fn object_or_none<'de, D: serde::Deserializer<'de>, T: Default + serde::de::DeserializeOwned>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    let value = Value::deserialize(deserializer)?;
+    Ok(value.is_object().then(|| serde_json::from_value(value).unwrap_or_default()))
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -120,9 +148,10 @@ pub struct ReplicatedJob {
     pub replicas: i32,
     #[serde(default)]
     pub depends_on: Vec<DependsOn>,
-    /// The Job template, kept raw (it is what the controller copies into each Job).
+    /// The Job template, kept raw (it is what the controller copies into each Job), as
+    /// compact text: read it with `template.value()`.
     #[serde(skip_deserializing)]
-    pub template: Value,
+    pub template: Compact,
 }
 
 fn one() -> i32 {
@@ -228,20 +257,36 @@ impl JobSet {
             };
         let mut view = JobSetView::deserialize(&raw)?;
         for (rjob, template) in view.spec.replicated_jobs.iter_mut().zip(templates) {
-            rjob.template = template;
+            rjob.template = Compact::of(&template);
         }
+        let raw = Compact::of(&raw);
         Ok(JobSet { metadata: view.metadata, spec: view.spec, status: view.status.unwrap_or_default(), raw })
     }
 
     /// The whole object again (templates included, `managedFields` not), for output.
     pub fn object(&self) -> Value {
-        let mut object = self.raw.clone();
+        let mut object = self.raw();
         if let Some(rjobs) = object["spec"]["replicatedJobs"].as_array_mut() {
             for (raw, typed) in rjobs.iter_mut().zip(&self.spec.replicated_jobs) {
-                raw["template"] = typed.template.clone();
+                raw["template"] = typed.template.value();
             }
         }
         object
+    }
+
+    /// The object as the API server returned it, without `managedFields` and without the
+    /// replicatedJobs' templates (`object()` has them): parsed anew from compact text.
+    pub fn raw(&self) -> Value {
+        self.raw.value()
+    }
+
+    /// Edits the whole object (`object()`) and reads the JobSet from it again (tests
+    /// build JobSets the server would not send).
+    #[cfg(test)]
+    pub(crate) fn edit_raw(&mut self, edit: impl FnOnce(&mut Value)) {
+        let mut object = self.object();
+        edit(&mut object);
+        *self = JobSet::from_raw(object).expect("a JobSet");
     }
 
     pub fn name(&self) -> &str {
@@ -317,8 +362,9 @@ impl JobSet {
 pub struct ChildJob {
     pub metadata: ObjectMeta,
     /// `{metadata: {labels, annotations}, spec}` of the Job as served; in a loaded fleet,
-    /// the diff engine's normal form, shared between Jobs with equal ones.
-    pub template: Arc<Value>,
+    /// the diff engine's normal form as compact JSON, shared between Jobs with equal ones
+    /// (a Job that runs its JobSet's template holds that form).
+    pub template: Arc<HeldJson>,
     pub parallelism: Option<i64>,
     pub completions: Option<i64>,
     /// `spec.suspend`: a queued JobSet's Jobs exist, suspended (the template's normal form
@@ -355,7 +401,7 @@ impl From<RawJob> for ChildJob {
         ]));
         ChildJob {
             metadata,
-            template: Arc::new(template),
+            template: Arc::new(HeldJson::Parsed(template)),
             parallelism,
             completions,
             suspended,
@@ -531,7 +577,7 @@ mod tests {
         assert_eq!(js.spec.replicated_jobs[0].replicas, 1, "CRD default");
         assert_eq!(js.attempt(), 2);
         assert!(js.condition_true("Completed"));
-        assert_eq!(js.raw["spec"]["futureField"], json!({"x": 1}));
+        assert_eq!(js.raw()["spec"]["futureField"], json!({"x": 1}));
         assert_eq!(js.spec.replicated_jobs[0].template, json!({"spec": {}}));
         assert_eq!(js.object()["spec"], raw["spec"], "the whole object, losslessly");
     }

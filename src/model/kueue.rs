@@ -135,7 +135,7 @@ pub fn may_be_queued(jobset: &JobSet) -> bool {
     labelled(jobset.metadata.labels.as_ref())
         || jobset.is_suspended()
         || jobset.spec.replicated_jobs.iter().any(|rjob| {
-            rjob.template["spec"]["template"]["metadata"]["labels"]
+            rjob.template.value()["spec"]["template"]["metadata"]["labels"]
                 .as_object()
                 .is_some_and(|l| l.keys().any(|k| k.starts_with("kueue.x-k8s.io/")))
         })
@@ -249,7 +249,8 @@ pub fn restore_scheduling(wanted: &JobSet, fresh: &JobSet) -> (json_patch::Patch
     let mut changed = Vec::new();
     for (index, rjob) in fresh.spec.replicated_jobs.iter().enumerate() {
         let Some(want) = wanted.spec.replicated_jobs.iter().find(|r| r.name == rjob.name) else { continue };
-        let (want_pod, have_pod) = (&want.template["spec"]["template"], &rjob.template["spec"]["template"]);
+        let (want_template, have_template) = (want.template.value(), rjob.template.value());
+        let (want_pod, have_pod) = (&want_template["spec"]["template"], &have_template["spec"]["template"]);
         let index = index.to_string();
         for field in SCHEDULING_FIELDS {
             let have_value = at(have_pod, field);
@@ -410,7 +411,7 @@ pub fn quota_mismatches(workload: &Workload, jobs: &[ChildJob], attempt: i32) ->
         }) else {
             continue;
         };
-        let running = container_requests(&job.template["spec"]["template"]["spec"]);
+        let running = container_requests(&job.template.value()["spec"]["template"]["spec"]);
         for (container, reserved) in &set.containers {
             let requested =
                 running.iter().find(|(c, _)| c == container).map(|(_, r)| r.clone()).unwrap_or_default();

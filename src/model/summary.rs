@@ -71,7 +71,7 @@ pub fn summarize(jobset: &JobSet, jobs: &[ChildJob]) -> Summary {
         .spec
         .replicated_jobs
         .iter()
-        .map(|rj| (rj.name.clone(), template_images(&rj.template)))
+        .map(|rj| (rj.name.clone(), template_images(&rj.template.value())))
         .collect();
     let mut job_images: Vec<(String, Vec<String>)> = Vec::new();
     for job in jobs {
@@ -156,7 +156,7 @@ impl Summary {
 fn note_images(spec_images: &[(String, Vec<String>)], job: &ChildJob, seen: &mut Vec<(String, Vec<String>)>) {
     let Some(rjob) = job.label(super::jobset::labels::REPLICATED_JOB) else { return };
     let Some((_, spec)) = spec_images.iter().find(|(name, _)| name == rjob) else { return };
-    let images = template_images(&job.template);
+    let images = template_images(&job.template.value());
     if images.is_empty() || images == *spec {
         return;
     }

@@ -55,7 +55,7 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
                 .replicated_jobs
                 .iter()
                 .map(|r| {
-                    let client = client_expected(js, &r.template);
+                    let client = client_expected(js, &r.template.value());
                     (!needs_server(&client, &jobs_of_replicated_job(fleet, js, &r.name))).then_some(client)
                 })
                 .collect();
@@ -66,7 +66,7 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
             }
         })
         .collect();
-    let to_confirm: Vec<(&JobSet, &Value)> = fleet
+    let to_confirm: Vec<(&JobSet, Value)> = fleet
         .jobsets
         .iter()
         .zip(&first_pass)
@@ -77,7 +77,7 @@ pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec
                 .iter()
                 .zip(forms)
                 .filter(|(_, f)| f.is_none())
-                .map(move |(r, _)| (js, &r.template))
+                .map(move |(r, _)| (js, r.template.value()))
         })
         .collect();
     defaulter.prefetch(to_confirm).await?;
@@ -103,10 +103,10 @@ fn compare_with(
         let want = match client {
             Some(client) => Some(client),
             None => {
-                if let Some(why) = defaulter.problem(jobset, &r.template) {
+                if let Some(why) = defaulter.problem(jobset, &r.template.value()) {
                     problems.push(format!("replicatedJob {}: {why}", r.name));
                 }
-                defaulter.expected(jobset, &r.template)
+                defaulter.expected(jobset, &r.template.value())
             }
         };
         if let Some(want) = want {
@@ -183,7 +183,7 @@ mod tests {
     }
 
     fn decide(js: &JobSet, jobs: &[ChildJob]) -> bool {
-        let client = client_expected(js, &js.spec.replicated_jobs[0].template);
+        let client = client_expected(js, &js.spec.replicated_jobs[0].template.value());
         needs_server(&client, &jobs.iter().collect::<Vec<_>>())
     }
 
@@ -221,10 +221,9 @@ mod tests {
         // A template without restartPolicy defaults to Always client-side, which no live Job
         // can have: the server is asked, and rejects it.
         let mut js = jobset(json!({"name": "main", "image": "app:v1"}));
-        js.spec.replicated_jobs[0].template["spec"]["template"]["spec"]
-            .as_object_mut()
-            .unwrap()
-            .remove("restartPolicy");
+        js.spec.replicated_jobs[0].template.edit(|t| {
+            t["spec"]["template"]["spec"].as_object_mut().unwrap().remove("restartPolicy");
+        });
         assert!(decide(&js, &[live_job("app:v1", json!({}))]));
     }
 }

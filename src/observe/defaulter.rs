@@ -67,13 +67,13 @@ impl<'c> Defaulter<'c> {
     /// A failure that belongs to one template (the API server rejects it, a webhook in
     /// its namespace fails) is cached as that template's problem; a failure of the
     /// connection itself fails the call.
-    pub async fn prefetch<'t>(
+    pub async fn prefetch<'t, T: std::borrow::Borrow<Value>>(
         &mut self,
-        wanted: impl IntoIterator<Item = (&'t JobSet, &'t Value)>,
+        wanted: impl IntoIterator<Item = (&'t JobSet, T)>,
     ) -> Result<()> {
         let mut missing: HashMap<(String, Digest), (String, Value)> = HashMap::new();
         for (jobset, template) in wanted {
-            let probe = probe_job(jobset, template);
+            let probe = probe_job(jobset, template.borrow());
             let key = Self::key(jobset.namespace(), &probe);
             if !self.cache.contains_key(&key) {
                 missing.entry(key).or_insert_with(|| (jobset.namespace().to_owned(), probe));

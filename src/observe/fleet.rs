@@ -16,6 +16,7 @@ use crate::diff::normalize::normalize_template;
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::deleted::DeletedHistory;
 use crate::history::{Revision, UnreadableRevision};
+use crate::model::compact::{Compact, HeldJson};
 use crate::model::jobset::{ChildJob, JobSet, labels};
 use crate::model::kueue::{Kueue, Workload};
 use crate::plan::staged::Staged;
@@ -285,15 +286,16 @@ struct Reducer {
 
 /// The client-side forms of the JobSets seen so far, by digest, and the templates held,
 /// shared by digest: what lets a Job that runs its JobSet's template hold none of its
-/// own (a fleet read's Jobs, the recorder's store of Jobs).
+/// own (a fleet read's Jobs, the recorder's store of Jobs). Templates are held as compact
+/// JSON (a tenth of a parsed tree), parsed again by the few that read them.
 #[derive(Default)]
 pub struct TemplateForms {
     /// Each known JobSet's client-side form of each replicatedJob, by JobSet UID.
-    forms: HashMap<String, Vec<(String, Digest, Arc<Value>)>>,
+    forms: HashMap<String, Vec<(String, Digest, Arc<HeldJson>)>>,
     /// Templates by digest, so that equal ones are held once (uniform fleets, and Jobs
     /// of one replicatedJob that drift alike). Weak: a template goes when its last
     /// holder does (the recorder runs for weeks while templates change).
-    shared: HashMap<Digest, std::sync::Weak<Value>>,
+    shared: HashMap<Digest, std::sync::Weak<HeldJson>>,
     /// The size of `shared` after its last pruning of dead entries.
     pruned_at: usize,
     /// While a watch lists again: the JobSets seen since it began (the others are gone).
@@ -308,7 +310,12 @@ struct Reduced {
 }
 
 impl TemplateForms {
-    fn share(&mut self, digest: Digest, template: Value) -> Arc<Value> {
+    fn share(&mut self, digest: Digest, template: Value) -> Arc<HeldJson> {
+        self.share_compact(digest, || Compact::of(&template))
+    }
+
+    /// `share` for a template already written as compact JSON.
+    fn share_compact(&mut self, digest: Digest, compact: impl FnOnce() -> Compact) -> Arc<HeldJson> {
         if let Some(held) = self.shared.get(&digest).and_then(std::sync::Weak::upgrade) {
             return held;
         }
@@ -317,14 +324,14 @@ impl TemplateForms {
             self.shared.retain(|_, held| held.strong_count() > 0);
             self.pruned_at = self.shared.len();
         }
-        let held = Arc::new(template);
+        let held = Arc::new(HeldJson::Compact(compact()));
         self.shared.insert(digest, Arc::downgrade(&held));
         held
     }
 
     /// The template a Job with this digest runs, if it is its JobSet's form; None when
     /// its JobSet is not known.
-    fn form_for(&self, job: &ChildJob, digest: Digest) -> Option<Option<Arc<Value>>> {
+    fn form_for(&self, job: &ChildJob, digest: Digest) -> Option<Option<Arc<HeldJson>>> {
         let rjob = job.label(labels::REPLICATED_JOB)?;
         let forms = self.forms.get(owner_uid(job)?)?;
         let (_, want, template) = forms.iter().find(|(name, _, _)| name == rjob)?;
@@ -344,7 +351,7 @@ impl TemplateForms {
             .replicated_jobs
             .iter()
             .map(|rjob| {
-                let form = super::defaulter::client_expected(jobset, &rjob.template).template;
+                let form = super::defaulter::client_expected(jobset, &rjob.template.value()).template;
                 let digest = digest(&form);
                 (rjob.name.clone(), digest, self.share(digest, form))
             })
@@ -381,7 +388,7 @@ impl TemplateForms {
         job: &ChildJob,
         digest: Digest,
         normalized: Value,
-    ) -> Result<Arc<Value>, Value> {
+    ) -> Result<Arc<HeldJson>, Value> {
         match self.form_for(job, digest) {
             Some(Some(form)) => Ok(form),
             Some(None) => Ok(self.share(digest, normalized)),
@@ -438,10 +445,7 @@ impl Reducer {
                     }
                     job.template = match forms.form_for(&job, digest) {
                         Some(Some(form)) => form,
-                        _ => {
-                            let template = serde_json::from_str(&text).expect("written by serde_json");
-                            forms.share(digest, template)
-                        }
+                        _ => forms.share_compact(digest, || Compact::from_text(text)),
                     };
                 }
                 Some(job)
@@ -629,7 +633,9 @@ mod tests {
             .spec
             .replicated_jobs
             .iter()
-            .map(|r| (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template)))
+            .map(|r| {
+                (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template.value()))
+            })
             .collect();
         serde_json::to_value(crate::diff::compare(jobset, jobs, &expected)).expect("serializable")
     }
@@ -646,7 +652,7 @@ mod tests {
             .uid("u1")
             .replicated_job("w", 1, testing::pod_template("app:v1"))
             .build();
-        let spec = js.spec.replicated_jobs[0].template.clone();
+        let spec = js.spec.replicated_jobs[0].template.value();
         let reducer = Reducer::default();
         // All read before any JobSet is known; js1 never is.
         let reduced = vec![
@@ -674,28 +680,37 @@ mod tests {
         let mut forms = TemplateForms::default();
         forms.learn(&js);
         forms.learn(&other);
-        let spec = js.spec.replicated_jobs[0].template.clone();
+        let spec = js.spec.replicated_jobs[0].template.value();
         let mut running = live_job(&js, "w", 0, &spec);
         let mut drifted = live_job(&js, "w", 1, &testing::pod_template("app:v2"));
         forms.reduce(&mut running);
         forms.reduce(&mut drifted);
-        let form = forms.form_for(&running, digest(&running.template)).flatten().expect("the spec's form");
+        let form =
+            forms.form_for(&running, digest(&running.template.value())).flatten().expect("the spec's form");
         assert!(Arc::ptr_eq(&running.template, &form), "a Job that runs its spec holds the form");
         assert_eq!(
             *drifted.template,
             *normalize_child(live_job(&js, "w", 1, &testing::pod_template("app:v2"))).template
         );
-        assert_eq!(forms.form_for(&drifted, digest(&drifted.template)), Some(None), "drift keeps its own");
+        assert_eq!(
+            forms.form_for(&drifted, digest(&drifted.template.value())),
+            Some(None),
+            "drift keeps its own"
+        );
         // Equal forms of two JobSets are one template.
         let other_job = live_job(&other, "w", 0, &spec);
-        assert!(Arc::ptr_eq(&forms.form_for(&other_job, digest(&form)).flatten().unwrap(), &form));
+        assert!(Arc::ptr_eq(&forms.form_for(&other_job, digest(&form.value())).flatten().unwrap(), &form));
         forms.begin_relist();
         forms.learn(&other);
         forms.end_relist();
-        assert_eq!(forms.form_for(&running, digest(&running.template)), None, "js0 was not listed again");
-        assert!(forms.form_for(&other_job, digest(&form)).is_some());
+        assert_eq!(
+            forms.form_for(&running, digest(&running.template.value())),
+            None,
+            "js0 was not listed again"
+        );
+        assert!(forms.form_for(&other_job, digest(&form.value())).is_some());
         forms.forget(&other);
-        assert_eq!(forms.form_for(&other_job, digest(&form)), None);
+        assert_eq!(forms.form_for(&other_job, digest(&form.value())), None);
     }
 
     proptest! {

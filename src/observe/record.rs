@@ -499,7 +499,7 @@ fn running_state(
                 .and_then(|g| jobs.iter().find(|j| j.name() == g.jobs[0]));
             let template = match live {
                 Some(job) => rebuilt::clean(jobset, rebuild_template(job)),
-                None => spec.template.clone(),
+                None => spec.template.value(),
             };
             (spec.name.clone(), template)
         })
@@ -619,7 +619,7 @@ fn running_revision<'r>(
             };
             let Some(expected) = expected(template) else { return false };
             if rjob.outdated.is_empty() {
-                expected == *rjob.spec_template
+                *rjob.spec_template == expected
             } else {
                 rjob.outdated.iter().all(|g| *g.live_template == expected)
             }
@@ -655,12 +655,12 @@ pub async fn reread_torn(
         if fresh.uid() != stale.uid() {
             continue;
         }
-        defaulter.prefetch(fresh.spec.replicated_jobs.iter().map(|r| (&fresh, &r.template))).await?;
+        defaulter.prefetch(fresh.spec.replicated_jobs.iter().map(|r| (&fresh, r.template.value()))).await?;
         let expected: BTreeMap<String, Normalized> = fresh
             .spec
             .replicated_jobs
             .iter()
-            .filter_map(|r| defaulter.expected(&fresh, &r.template).map(|n| (r.name.clone(), n)))
+            .filter_map(|r| defaulter.expected(&fresh, &r.template.value()).map(|n| (r.name.clone(), n)))
             .collect();
         *drift = crate::diff::compare(&fresh, fleet.jobs_of(&fresh), &expected);
         fleet.jobsets[i] = fresh;
@@ -807,7 +807,7 @@ mod tests {
         let group = DriftGroup {
             jobs: outdated.iter().map(|j| (*j).to_owned()).collect(),
             changes: vec![],
-            live_template: Arc::new(template(live)),
+            live_template: Arc::new(template(live).into()),
         };
         JobSetDrift {
             namespace: "ml".into(),
@@ -823,7 +823,7 @@ mod tests {
                 not_created: vec![],
                 beyond_replicas: vec![],
                 in_spec: true,
-                spec_template: Arc::new(template(spec)),
+                spec_template: Arc::new(template(spec).into()),
             }],
             previous_attempt_jobs: vec![],
             unlabelled_jobs: vec![],

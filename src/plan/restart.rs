@@ -133,7 +133,8 @@ fn refusal(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Option<
 /// Per-Job restarts that count towards `maxRestarts` (the RestartJob feature): the
 /// controller fails the JobSet once these plus `restartsCountTowardsMax` reach it.
 fn per_job_counted_restarts(jobset: &JobSet) -> i32 {
-    let statuses = jobset.raw["status"]["replicatedJobsStatus"].as_array().into_iter().flatten();
+    let raw = jobset.raw();
+    let statuses = raw["status"]["replicatedJobsStatus"].as_array().into_iter().flatten();
     let counts = statuses.filter_map(|r| r["jobRestartsCountTowardsMax"].as_array()).flatten();
     counts.filter_map(Value::as_i64).sum::<i64>().try_into().unwrap_or(i32::MAX)
 }
@@ -185,7 +186,8 @@ pub fn warnings(jobset: &JobSet, jobs: &[ChildJob], opts: &RestartOptions) -> Ve
              spec's templates; nothing runs, so the restart is free and never counts towards maxRestarts{uncounted}"
         ));
     }
-    let strategy = jobset.raw["spec"]["failurePolicy"]["restartStrategy"].as_str();
+    let raw = jobset.raw();
+    let strategy = raw["spec"]["failurePolicy"]["restartStrategy"].as_str();
     if strategy == Some("InPlaceRestart") {
         warnings.push(
             "the JobSet's failurePolicy.restartStrategy is InPlaceRestart, but this restart is not in place: \
@@ -289,7 +291,8 @@ pub fn requested(what: &str, opts: &RestartOptions) -> String {
 /// The JSON patch for a whole-JobSet restart.
 fn restart_ops(jobset: &JobSet, opts: &RestartOptions, now: &str) -> Patch {
     let attempt = jobset.attempt();
-    let status = &jobset.raw["status"];
+    let raw = jobset.raw();
+    let status = &raw["status"];
     let mut ops = Vec::new();
     if status.is_null() {
         // No status yet: guard on the whole object instead.
@@ -388,13 +391,14 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
                 .to_owned(),
         );
     }
-    let statuses = jobset.raw["status"]["replicatedJobsStatus"].as_array();
+    let raw = jobset.raw();
+    let statuses = raw["status"]["replicatedJobsStatus"].as_array();
     let Some(i) = statuses.and_then(|s| s.iter().position(|r| r["name"] == rjob)) else {
         return Decision::Refuse(format!(
             "--job: the JobSet status has no entry for {rjob:?} yet; try again shortly"
         ));
     };
-    let entry = &jobset.raw["status"]["replicatedJobsStatus"][i];
+    let entry = &raw["status"]["replicatedJobsStatus"][i];
     let (i, index_token) = (i.to_string(), index.to_string());
     let at = |tail: &[&str]| pointer(&[&["status", "replicatedJobsStatus", &i], tail].concat());
     let mut ops = vec![test(at(&["name"]), rjob)];

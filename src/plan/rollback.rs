@@ -218,7 +218,7 @@ mod tests {
     #[test]
     fn finished_jobsets_and_other_controllers_jobsets_are_refused() {
         let with = |status: Value, managed_by: Option<&str>| {
-            let mut raw = jobset(json!([{"name": "a", "template": pod("app:v1", json!({}))}])).raw;
+            let mut raw = jobset(json!([{"name": "a", "template": pod("app:v1", json!({}))}])).object();
             raw["status"] = status;
             if let Some(m) = managed_by {
                 raw["spec"]["managedBy"] = json!(m);

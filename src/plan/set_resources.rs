@@ -107,7 +107,7 @@ pub fn parse_resource_list(flag: &str, text: &str) -> Result<BTreeMap<String, St
 pub fn requests_above_limits(jobset: &JobSet) -> Vec<String> {
     let mut found = Vec::new();
     for rjob in &jobset.spec.replicated_jobs {
-        for c in pod_containers(&rjob.template) {
+        for c in pod_containers(&rjob.template.value()) {
             let (limits, requests) = (&c["resources"]["limits"], &c["resources"]["requests"]);
             for (name, request) in requests.as_object().into_iter().flatten() {
                 let (Some(request), Some(limit)) = (request.as_str(), limits[name].as_str()) else {
@@ -132,11 +132,12 @@ pub fn requests_above_limits(jobset: &JobSet) -> Vec<String> {
 pub fn kueue_demand(jobset: &JobSet) -> BTreeMap<String, i128> {
     let mut total: BTreeMap<String, i128> = BTreeMap::new();
     for rjob in &jobset.spec.replicated_jobs {
-        let spec = &rjob.template["spec"];
+        let template = rjob.template.value();
+        let spec = &template["spec"];
         let parallelism = spec["parallelism"].as_i64().unwrap_or(1);
         let pods = i128::from(rjob.replicas)
             * i128::from(parallelism.min(spec["completions"].as_i64().unwrap_or(parallelism)));
-        let pod = &rjob.template["spec"]["template"]["spec"];
+        let pod = &template["spec"]["template"]["spec"];
         let mut per_pod: BTreeMap<String, i128> = BTreeMap::new();
         for c in pod["containers"].as_array().into_iter().flatten() {
             for (name, q) in requests_of(c) {

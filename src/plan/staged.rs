@@ -16,6 +16,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::compact::Compact;
 use json_patch::Patch;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
@@ -253,7 +254,7 @@ pub fn with_templates(jobset: &JobSet, templates: &Templates) -> JobSet {
     let mut planned = jobset.clone();
     for rjob in &mut planned.spec.replicated_jobs {
         if let Some((_, t)) = templates.iter().find(|(n, _)| *n == rjob.name) {
-            rjob.template = t.clone();
+            rjob.template = Compact::of(t);
         }
     }
     planned
@@ -419,8 +420,9 @@ mod tests {
     fn an_applied_change_whose_labels_kueue_rewrote_is_still_applied() {
         let staged = staged_on(&jobset("app:v1", 0), "app:v2");
         let mut rewritten = jobset("app:v2", 0);
-        rewritten.spec.replicated_jobs[0].template["spec"]["template"]["metadata"] =
-            json!({"labels": {"kueue.x-k8s.io/podset": "w"}});
+        rewritten.spec.replicated_jobs[0]
+            .template
+            .edit(|t| t["spec"]["template"]["metadata"] = json!({"labels": {"kueue.x-k8s.io/podset": "w"}}));
         assert_eq!(next_step(&rewritten, &staged), Step::Restart { from: 0 });
     }
 

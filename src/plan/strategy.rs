@@ -442,7 +442,7 @@ mod tests {
             vec![DriftGroup {
                 jobs: outdated.iter().map(|s| s.to_string()).collect(),
                 changes: Vec::new(),
-                live_template: Arc::new(Value::Null),
+                live_template: Arc::default(),
             }]
         };
         JobSetDrift {
@@ -459,7 +459,7 @@ mod tests {
                 not_created: Vec::new(),
                 beyond_replicas: Vec::new(),
                 in_spec: true,
-                spec_template: Arc::new(Value::Null),
+                spec_template: Arc::default(),
             }],
             previous_attempt_jobs: Vec::new(),
             unlabelled_jobs: Vec::new(),
@@ -630,7 +630,7 @@ mod tests {
             decide(&js, &jobs(0), &drift(&js, &["js-w-0"]), &immediate()),
             Decision::Idle(Idle::Finished)
         );
-        let mut raw = jobset(0, false, json!([])).raw;
+        let mut raw = jobset(0, false, json!([])).object();
         raw["spec"]["managedBy"] = json!("kueue.x-k8s.io/multikueue");
         let foreign = JobSet::from_raw(raw).unwrap();
         let got = decide(&foreign, &jobs(0), &drift(&foreign, &["js-w-0"]), &immediate());

@@ -160,7 +160,7 @@ impl TemplateChange {
             }
         }
         if let Some(cause) = cause {
-            match jobset.raw["metadata"]["annotations"].as_object() {
+            match jobset.raw()["metadata"]["annotations"].as_object() {
                 Some(_) => ops.push(add(pointer(&["metadata", "annotations", CHANGE_CAUSE]), cause)),
                 None => {
                     guard_version = true;
@@ -185,7 +185,8 @@ impl TemplateChange {
     pub fn is_applied(&self, jobset: &JobSet) -> bool {
         self.edits.iter().all(|edit| {
             jobset.spec.replicated_jobs.iter().find(|r| r.name == edit.replicated_job).is_some_and(|r| {
-                let c = &r.template["spec"]["template"]["spec"][edit.list][edit.index];
+                let template = r.template.value();
+                let c = &template["spec"]["template"]["spec"][edit.list][edit.index];
                 c["name"] == edit.container.as_str() && c[edit.field] == edit.new
             })
         })
@@ -216,7 +217,7 @@ pub fn plan(
     settings: &[(&Target, &dyn ContainerSetter)],
 ) -> Result<TemplateChange, CannotTarget> {
     let rjobs = &jobset.spec.replicated_jobs;
-    let mut after: Vec<Value> = rjobs.iter().map(|r| r.template.clone()).collect();
+    let mut after: Vec<Value> = rjobs.iter().map(|r| r.template.value()).collect();
     let mut edits: Vec<ContainerEdit> = Vec::new();
     for (target, setter) in settings {
         for (i, list, c, name) in matched(jobset, target)? {
@@ -255,7 +256,7 @@ pub fn plan(
         .map(|((index, r), after)| TemplateEdit {
             index,
             name: r.name.clone(),
-            before: r.template.clone(),
+            before: r.template.value(),
             after,
         })
         .collect();
@@ -282,7 +283,9 @@ fn matched(
         .iter()
         .enumerate()
         .filter(|(_, r)| target.matches_rjob(&r.name))
-        .flat_map(|(i, r)| containers(&r.template).into_iter().map(move |(list, c, name)| (i, list, c, name)))
+        .flat_map(|(i, r)| {
+            containers(&r.template.value()).into_iter().map(move |(list, c, name)| (i, list, c, name))
+        })
         .filter(|(_, _, _, name)| target.matches_container(name))
         .collect();
     if matched.is_empty() {
@@ -330,7 +333,7 @@ fn candidates(jobset: &JobSet) -> Vec<String> {
         .replicated_jobs
         .iter()
         .flat_map(|r| {
-            containers(&r.template).into_iter().map(move |(_, _, name)| format!("{}/{name}", r.name))
+            containers(&r.template.value()).into_iter().map(move |(_, _, name)| format!("{}/{name}", r.name))
         })
         .collect()
 }

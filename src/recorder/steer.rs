@@ -194,16 +194,17 @@ async fn mark_stalled(
     jobset: &JobSet,
     condition: serde_json::Value,
 ) -> crate::error::Result<()> {
-    let conditions = jobset.raw["status"]["conditions"].as_array();
+    let raw = jobset.raw();
+    let conditions = raw["status"]["conditions"].as_array();
     let Some(i) = conditions.and_then(|c| c.iter().position(|c| c["type"] == CONDITION)) else {
         return Ok(()); // no mark: nothing to say it about (decide never gets here)
     };
-    let read = &jobset.raw["status"]["conditions"][i];
+    let read = &raw["status"]["conditions"][i];
     let i = i.to_string();
     let ops = Patch(vec![
         test(pointer(&["status", "conditions", &i, "type"]), CONDITION),
         test(pointer(&["status", "conditions", &i, "message"]), read["message"].clone()),
-        test(pointer(&["status", "restarts"]), jobset.raw["status"]["restarts"].clone()),
+        test(pointer(&["status", "restarts"]), raw["status"]["restarts"].clone()),
         replace(pointer(&["status", "conditions", &i]), condition),
     ]);
     cluster.patch_jobset(jobset.namespace(), jobset.name(), Some("status"), &ops, false).await.map(|_| ())

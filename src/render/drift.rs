@@ -63,8 +63,8 @@ pub fn write_text(out: &mut dyn Write, drifts: &[JobSetDrift], palette: Palette)
                 )?;
                 write_unified(
                     out,
-                    &group.live_template,
-                    &rjob.spec_template,
+                    &group.live_template.value(),
+                    &rjob.spec_template.value(),
                     &format!("{range} (running, attempt {})", d.attempt),
                     &format!("{}/{} replicatedJobs[{}].template (spec)", d.namespace, d.name, rjob.name),
                     palette,

@@ -114,8 +114,8 @@ fn canaries_come_first_then_queued_jobsets_then_the_rest_in_batches() {
         js("e", "app:v1", 0),
     );
     let mut queued = js("q", "app:v1", 0);
-    queued.raw["spec"]["suspend"] = json!(true);
-    let queued = JobSet::from_raw(queued.raw.clone()).unwrap();
+    queued.edit_raw(|raw| raw["spec"]["suspend"] = json!(true));
+    let queued = JobSet::from_raw(queued.object()).unwrap();
     let (members, batches) = assign_batches(&spec(1, 2), &[&e, &d, &queued, &c, &b, &a]);
     let order: Vec<(&str, usize)> = members.iter().map(|m| (m.name.as_str(), m.batch)).collect();
     assert_eq!(order, [("a", 0), ("q", 1), ("b", 1), ("c", 2), ("d", 2), ("e", 3)]);
@@ -267,8 +267,10 @@ fn someone_else_s_edit_is_never_overwritten() {
 fn never_finished_and_deleted_jobsets_are_skipped_or_reported() {
     let spec = spec(0, 5);
     let mut never = js("n", "app:v1", 0);
-    never.raw["metadata"]["annotations"] = json!({crate::model::strategy::ANNOTATION: "Never"});
-    let never = JobSet::from_raw(never.raw.clone()).unwrap();
+    never.edit_raw(|raw| {
+        raw["metadata"]["annotations"] = json!({crate::model::strategy::ANNOTATION: "Never"})
+    });
+    let never = JobSet::from_raw(never.object()).unwrap();
     let mut world =
         World { jobsets: vec![never, js("gone", "app:v1", 0)], jobs: HashMap::new(), held: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
@@ -319,8 +321,8 @@ fn the_journal_round_trips_through_json() {
 fn a_jobset_queued_again_waits_for_admission_and_one_queued_before_does_not() {
     let spec = spec(0, 5);
     let mut suspended = js("a", "app:v2", 1);
-    suspended.raw["spec"]["suspend"] = json!(true);
-    let suspended = JobSet::from_raw(suspended.raw.clone()).unwrap();
+    suspended.edit_raw(|raw| raw["spec"]["suspend"] = json!(true));
+    let suspended = JobSet::from_raw(suspended.object()).unwrap();
     let mut world = World { jobsets: vec![suspended], jobs: HashMap::new(), held: HashMap::new() };
     let refs: Vec<&JobSet> = world.jobsets.iter().collect();
     let mut state = RolloutState::started(&spec, &refs);
@@ -427,7 +429,7 @@ fn a_succeeded_gate_waits_for_completion() {
     state.members[0].gated_attempt = Some(1);
     let Step::Wait { why, .. } = world.next(&spec, &state, 0) else { panic!() };
     assert!(why.contains("not succeeded yet"), "{why}");
-    let mut done = world.jobsets[0].raw.clone();
+    let mut done = world.jobsets[0].object();
     done["status"]["conditions"] = json!([{"type": "Completed", "status": "True"}]);
     world.jobsets[0] = JobSet::from_raw(done).unwrap();
     let Step::Journal(next) = world.next(&spec, &state, 0) else { panic!() };
