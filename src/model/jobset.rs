@@ -26,6 +26,9 @@ pub const PLURAL: &str = "jobsets";
 /// How kubectl names the resource in `-o name` and in messages.
 pub const RESOURCE_NAME: &str = "jobset.jobset.x-k8s.io";
 
+/// The prefix of the labels the JobSet controller puts on Jobs (the ones read from them).
+const JOBSET_LABEL_PREFIX: &str = "jobset.sigs.k8s.io/";
+
 /// Labels the JobSet controller puts on every child Job (and its pods).
 pub mod labels {
     pub const JOBSET_NAME: &str = "jobset.sigs.k8s.io/jobset-name";
@@ -393,6 +396,11 @@ impl From<RawJob> for ChildJob {
         // Built by moving the parts in: `json!` would serialize a copy of each.
         let labels = serde_json::to_value(&metadata.labels).unwrap_or_default();
         let annotations = serde_json::to_value(metadata.annotations.take()).unwrap_or_default();
+        // Of the labels, commands read the JobSet controller's alone (the template has all):
+        // the Job controller's four (uids and names) are a third of a Job's metadata.
+        if let Some(labels) = &mut metadata.labels {
+            labels.retain(|key, _| key.starts_with(JOBSET_LABEL_PREFIX));
+        }
         let template_metadata =
             serde_json::Map::from_iter([("labels".into(), labels), ("annotations".into(), annotations)]);
         let template = Value::Object(serde_json::Map::from_iter([
