@@ -58,7 +58,7 @@ pub async fn run(
             std::mem::take(&mut fleet.jobsets).into_iter().map(Some).collect();
         fleet.jobsets = order.into_iter().filter_map(|i| jobsets[i].take()).collect();
     }
-    let summaries: Vec<Summary> = fleet
+    let mut summaries: Vec<Summary> = fleet
         .jobsets
         .iter()
         .map(|js| summarize_with_mixed(js, fleet.jobs_of(js)).with_kueue(fleet.kueue_of(js).as_ref()))
@@ -75,6 +75,10 @@ pub async fn run(
                     list::table(&summaries, all_namespaces, plan.format == Format::Wide, Timestamp::now());
                 let mut headers: Vec<String> = headers.into_iter().map(str::to_owned).collect();
                 add_label_columns(plan, &fleet.jobsets, &mut headers, &mut rows);
+                // The rows are all that is printed: the objects go before the table is laid
+                // out (it copies every cell), so a fleet and its table are never held at once.
+                fleet.drop_objects();
+                summaries = Vec::new();
                 let headers: Vec<&str> = headers.iter().map(String::as_str).collect();
                 write_table(out, &headers, &rows, plan.no_headers)?;
             }

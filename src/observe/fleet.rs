@@ -157,6 +157,13 @@ impl Fleet {
         self.revisions_by_owner.remove(uid).unwrap_or_default()
     }
 
+    /// Lets the JobSets and their Jobs go (what was printed from them is all that is left
+    /// to do); the names not found stay.
+    pub fn drop_objects(&mut self) {
+        self.jobsets = Vec::new();
+        self.jobs_by_owner = HashMap::new();
+    }
+
     /// The Jobs the JobSet controls (every attempt), sorted by name.
     pub fn jobs_of(&self, jobset: &JobSet) -> &[ChildJob] {
         self.jobs_by_owner.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default()
