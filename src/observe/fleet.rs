@@ -695,6 +695,8 @@ mod tests {
         let form =
             forms.form_for(&running, digest(&running.template.value())).flatten().expect("the spec's form");
         assert!(Arc::ptr_eq(&running.template, &form), "a Job that runs its spec holds the form");
+        assert!(matches!(*form, HeldJson::Compact(_)), "forms are held as compact JSON");
+        assert!(matches!(*drifted.template, HeldJson::Compact(_)), "and so are drifted templates");
         assert_eq!(
             *drifted.template,
             *normalize_child(live_job(&js, "w", 1, &testing::pod_template("app:v2"))).template
