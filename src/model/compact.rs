@@ -15,11 +15,6 @@ impl Compact {
         Compact(value.to_string().into_boxed_str())
     }
 
-    /// Compact JSON text serde_json wrote (`Value::to_string`).
-    pub fn from_text(text: Box<str>) -> Self {
-        Compact(text)
-    }
-
     /// The value, parsed from the text (a new tree each time).
     pub fn value(&self) -> Value {
         match self.0.is_empty() {

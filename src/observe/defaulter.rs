@@ -14,6 +14,7 @@ use crate::diff::digest::{Digest, digest};
 use crate::diff::expected::{add_jobset_specifics, probe_job};
 use crate::diff::normalize::{Normalized, apply_client_defaults, normalize};
 use crate::error::{Error, Result};
+use crate::model::compact::Compact;
 use crate::model::jobset::JobSet;
 
 /// Dry runs in flight at once: well inside the API server's default priority-and-fairness
@@ -30,7 +31,7 @@ pub struct Defaulter<'c> {
     /// By namespace and the probe's digest: the defaulted Job as compact JSON (parsed
     /// again when asked for; a tree would be several times the text, and the recorder
     /// keeps thousands).
-    cache: HashMap<(String, Digest), Result<Box<str>>>,
+    cache: HashMap<(String, Digest), Result<Compact>>,
     /// Whether to ask the API server (a dry-run create) or only default on the client.
     defaults: Defaults,
 }
@@ -94,7 +95,7 @@ impl<'c> Defaulter<'c> {
                     if let Some(meta) = job.get_mut("metadata").and_then(Value::as_object_mut) {
                         meta.remove("managedFields");
                     }
-                    self.cache.insert(key, Ok(job.to_string().into_boxed_str()))
+                    self.cache.insert(key, Ok(Compact::of(&job)))
                 }
                 Err(e) if belongs_to_one_template(&e) => self.cache.insert(key, Err(e)),
                 Err(e) => return Err(e),
@@ -106,8 +107,7 @@ impl<'c> Defaulter<'c> {
     /// The normalised Job the controller would build from `template` for `jobset`
     /// (after `prefetch`; None when it was not dry-run or the server rejected it).
     pub fn expected(&self, jobset: &JobSet, template: &Value) -> Option<Normalized> {
-        let text = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?;
-        let mut job: Value = serde_json::from_str(text).expect("written by serde_json");
+        let mut job = self.cache.get(&Self::key_of(jobset, template))?.as_ref().ok()?.value();
         add_jobset_specifics(jobset, &mut job);
         Some(normalize(&job))
     }

@@ -313,7 +313,7 @@ pub struct TemplateForms {
 /// with the template's digest and compact JSON instead.
 struct Reduced {
     job: ChildJob,
-    held: Option<(Digest, Box<str>)>,
+    held: Option<(Digest, Compact)>,
 }
 
 impl TemplateForms {
@@ -435,7 +435,7 @@ impl Reducer {
                 job.template = template;
                 Reduced { job, held: None }
             }
-            Err(normalized) => Reduced { job, held: Some((digest, normalized.to_string().into_boxed_str())) },
+            Err(normalized) => Reduced { job, held: Some((digest, Compact::of(&normalized))) },
         }
     }
 
@@ -446,13 +446,13 @@ impl Reducer {
         let mut forms = self.forms.lock().expect("no panic holds the lock");
         jobs.into_iter()
             .filter_map(|Reduced { mut job, held }| {
-                if let Some((digest, text)) = held {
+                if let Some((digest, compact)) = held {
                     if !forms.knows_owner_of(&job) {
                         return None;
                     }
                     job.template = match forms.form_for(&job, digest) {
                         Some(Some(form)) => form,
-                        _ => forms.share_compact(digest, || Compact::from_text(text)),
+                        _ => forms.share_compact(digest, || compact),
                     };
                 }
                 Some(job)

@@ -18,6 +18,7 @@ use super::metrics::Metrics;
 use super::queue::{Key, WorkQueue};
 use super::stored::StoredJobSet;
 use crate::history;
+use crate::model::compact::Compact;
 use crate::model::jobset::{ChildJob, JobSet};
 
 /// The reflector stores of the three watches.
@@ -242,7 +243,7 @@ impl<'a> Shared<'a> {
 /// included) as compact JSON, and its change cause; the rest is the current version's.
 #[derive(Debug, Clone)]
 pub(super) struct PendingVersion {
-    replicated_jobs: Box<str>,
+    replicated_jobs: Compact,
     cause: Option<String>,
 }
 
@@ -250,13 +251,13 @@ impl PendingVersion {
     fn of(jobset: &JobSet) -> Self {
         let object = jobset.object();
         PendingVersion {
-            replicated_jobs: object["spec"]["replicatedJobs"].to_string().into_boxed_str(),
+            replicated_jobs: Compact::of(&object["spec"]["replicatedJobs"]),
             cause: jobset.metadata.annotations.as_ref().and_then(|a| a.get(history::CHANGE_CAUSE)).cloned(),
         }
     }
 
     fn replicated_jobs(&self) -> Value {
-        serde_json::from_str(&self.replicated_jobs).expect("written by serde_json")
+        self.replicated_jobs.value()
     }
 
     fn templates(&self) -> history::Templates {

@@ -6,6 +6,7 @@
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
+use crate::model::compact::Compact;
 use crate::model::jobset::{self, JobSet};
 
 #[derive(Debug, Clone)]
@@ -15,7 +16,7 @@ pub(super) struct StoredJobSet {
     /// The uid of the JobSet this one replaced in a handover (`rollback --handover`).
     pub(super) handed_over_from: Option<String>,
     /// The object (`JobSet::object`) as compact JSON.
-    text: Box<str>,
+    object: Compact,
 }
 
 impl StoredJobSet {
@@ -31,14 +32,13 @@ impl StoredJobSet {
                 ..ObjectMeta::default()
             },
             handed_over_from: super::reconcile::handed_over_from(jobset).map(str::to_owned),
-            text: serde_json::to_string(jobset).expect("a JobSet serializes").into_boxed_str(),
+            object: Compact::of(&jobset.object()),
         }
     }
 
     /// The JobSet, read again.
     pub(super) fn jobset(&self) -> JobSet {
-        let object = serde_json::from_str(&self.text).expect("written by serde_json");
-        JobSet::from_raw(object).expect("read as a JobSet before")
+        JobSet::from_raw(self.object.value()).expect("read as a JobSet before")
     }
 
     pub(super) fn uid(&self) -> &str {
