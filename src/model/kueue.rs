@@ -135,9 +135,12 @@ pub fn may_be_queued(jobset: &JobSet) -> bool {
     labelled(jobset.metadata.labels.as_ref())
         || jobset.is_suspended()
         || jobset.spec.replicated_jobs.iter().any(|rjob| {
-            rjob.template.value()["spec"]["template"]["metadata"]["labels"]
-                .as_object()
-                .is_some_and(|l| l.keys().any(|k| k.starts_with("kueue.x-k8s.io/")))
+            // Every fleet read asks, for every JobSet: a template whose compact text names
+            // no such key is not parsed.
+            rjob.template.text().contains("\"kueue.x-k8s.io/")
+                && rjob.template.value()["spec"]["template"]["metadata"]["labels"]
+                    .as_object()
+                    .is_some_and(|l| l.keys().any(|k| k.starts_with("kueue.x-k8s.io/")))
         })
 }
 
@@ -483,6 +486,25 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_jobset_may_be_queued_by_its_label_its_suspension_or_its_pod_templates_labels() {
+        let with = |labels: Value, pod_labels: Value, suspend: bool| {
+            let template = json!({"spec": {"template": {"metadata": {"labels": pod_labels},
+                "spec": {"containers": [{"name": "main", "image": "app:v1", "args": ["kueue.x-k8s.io/"]}]}}}});
+            let mut js = crate::testing::jobset("js").replicated_job("w", 1, template).build();
+            js.edit_raw(|raw| {
+                raw["metadata"]["labels"] = labels;
+                raw["spec"]["suspend"] = json!(suspend);
+            });
+            may_be_queued(&js)
+        };
+        let none = json!({"team": "ml"});
+        assert!(!with(none.clone(), none.clone(), false), "the key in a value is no label");
+        assert!(with(json!({QUEUE_LABEL: "q"}), none.clone(), false));
+        assert!(with(none.clone(), none.clone(), true));
+        assert!(with(none.clone(), json!({"kueue.x-k8s.io/podset": "w"}), false));
+    }
 
     fn workload(admitted: bool, cpu: &str) -> Value {
         let conditions = if admitted {
