@@ -117,6 +117,8 @@ async fn rollback_sends_one_guarded_json_patch_then_records_the_revision_it_put_
     let renumber = Step::patch(PATCH_REVISION_1).content_type(JSON_PATCH).body(json!([
         {"op": "test", "path": "/revision", "value": 1},
         {"op": "replace", "path": "/revision", "value": 3},
+        // The view of the JobSet it was renumbered from: an older view is no rollback.
+        {"op": "add", "path": "/metadata/annotations/kubectl-jobset.io~1spec-resource-version", "value": "7"},
         {"op": "add", "path": "/metadata/annotations/kubernetes.io~1change-cause", "value": "rollback to revision 1"},
     ]));
     let history_now = list(vec![renumbered.clone(), revision(2, "app:v2", "0")], None);

@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
 use crate::model::patch::{add, pointer, remove, replace, test, test_resource_version};
+use crate::model::resource_version;
 
 pub mod deleted;
 pub mod rebuilt;
@@ -50,6 +51,12 @@ pub const RECORDED_ANNOTATION: &str = "kubectl-jobset.io/recorded-at";
 /// Annotation: `spec` (copied from the JobSet spec) or `running-jobs` (rebuilt from Jobs
 /// that ran a template never recorded, so it includes server defaults).
 pub const SOURCE_ANNOTATION: &str = "kubectl-jobset.io/source";
+/// Annotation: the JobSet's resourceVersion when its spec was last seen holding these
+/// templates (set when a writer records them as the spec's, and when it renumbers them as
+/// the newest again). A writer whose view of the JobSet is older than another revision's
+/// (a slow watch, or a second look after someone else recorded a newer template) does not
+/// take the template it saw for a rollback.
+pub const SPEC_SEEN_ANNOTATION: &str = "kubectl-jobset.io/spec-resource-version";
 /// Annotation: the data format, so that revisions written by others are not misread.
 pub const FORMAT_ANNOTATION: &str = "kubectl-jobset.io/format";
 pub const FORMAT: &str = "replicated-job-templates/v1";
@@ -73,6 +80,8 @@ pub struct Revision {
     pub resource_version: String,
     /// The raw `attempts` annotation, for `test` ops.
     raw_attempts: Option<String>,
+    /// The JobSet's resourceVersion when it last held these templates (`SPEC_SEEN_ANNOTATION`).
+    pub spec_seen: Option<String>,
     /// The index of the ownerReference to the JobSet it was read for, if it has one.
     pub owner_index: Option<usize>,
     /// The `jobset-uid` label, if any.
@@ -262,6 +271,7 @@ pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, Unreada
         hash: label.unwrap_or_else(|| hash(&templates)),
         attempts: text(ATTEMPTS_ANNOTATION).map(|a| parse_attempts(&a)).unwrap_or_default(),
         raw_attempts: text(ATTEMPTS_ANNOTATION),
+        spec_seen: text(SPEC_SEEN_ANNOTATION),
         change_cause: text(CHANGE_CAUSE).filter(|c| !c.is_empty()),
         recorded_at: text(RECORDED_ANNOTATION),
         source: text(SOURCE_ANNOTATION).unwrap_or_else(|| "spec".into()),
@@ -662,10 +672,13 @@ impl<'a> Planner<'a> {
             return self.create_spec(spec_runs);
         };
         let mut ops = Vec::new();
-        if stored.number < self.max {
+        if stored.number < self.max && !self.saw_newer_spec(stored) {
             let number = self.next_number();
             ops.push(test(pointer(&["revision"]), stored.number));
             ops.push(replace(pointer(&["revision"]), number));
+            if let Some(seen) = self.observed.jobset.metadata.resource_version.as_deref() {
+                ops.push(add(annotation_path(SPEC_SEEN_ANNOTATION), seen));
+            }
         }
         if spec_runs && let Some(attempt_ops) = add_attempt(stored, self.attempt) {
             ops.extend(attempt_ops);
@@ -681,6 +694,21 @@ impl<'a> Planner<'a> {
         stored.name.clone()
     }
 
+    /// Whether another revision was recorded from a view of the JobSet at least as recent
+    /// as this observation's: then the observation is out of date and `stored` has not
+    /// come back. (Revisions recorded before `SPEC_SEEN_ANNOTATION` existed say nothing.)
+    fn saw_newer_spec(&self, stored: &Revision) -> bool {
+        let Some(observed) = self.observed.jobset.metadata.resource_version.as_deref() else {
+            return false;
+        };
+        self.revisions.iter().filter(|r| r.name != stored.name).any(|r| {
+            r.spec_seen
+                .as_deref()
+                .and_then(|seen| resource_version::order(seen, observed))
+                .is_some_and(|o| o != std::cmp::Ordering::Less)
+        })
+    }
+
     /// A new revision for the spec's templates, which nobody recorded yet: the cause
     /// is the observation's, else the one the JobSet itself carries. Its name.
     fn create_spec(&mut self, spec_runs: bool) -> String {
@@ -690,7 +718,7 @@ impl<'a> Planner<'a> {
         let cause = self.observed.change_cause.as_ref().map(Cause::text).or_else(|| {
             jobset.metadata.annotations.as_ref().and_then(|a| a.get(CHANGE_CAUSE)).map(String::as_str)
         });
-        let object = new_revision(
+        let mut object = new_revision(
             self.observed,
             self.revisions,
             &self.spec,
@@ -700,6 +728,10 @@ impl<'a> Planner<'a> {
             &attempts,
             &self.observed.now,
         );
+        if let Some(seen) = jobset.metadata.resource_version.as_deref() {
+            let annotations = object.metadata.annotations.get_or_insert_default();
+            annotations.insert(SPEC_SEEN_ANNOTATION.to_owned(), seen.to_owned());
+        }
         self.create(object)
     }
 

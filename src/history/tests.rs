@@ -56,6 +56,9 @@ fn apply(store: &mut Vec<Revision>, writes: &[Write]) {
                         p if p.ends_with("change-cause") => {
                             r.change_cause = value.as_str().map(str::to_owned)
                         }
+                        p if p.ends_with("spec-resource-version") => {
+                            r.spec_seen = value.as_str().map(str::to_owned)
+                        }
                         other => panic!("unexpected path {other}"),
                     }
                 }
@@ -127,6 +130,62 @@ fn a_template_that_returns_is_renumbered_newest_with_its_cause() {
     record(&mut store, &obs);
     let v1 = store.iter().find(|r| r.templates == templates_of(&back)).unwrap();
     assert_eq!(v1.change_cause.as_deref(), Some("rollback to revision 1"));
+}
+
+/// A JobSet as read at resourceVersion `rv`.
+fn jobset_at(image: &str, rv: &str) -> JobSet {
+    testing::jobset("js")
+        .namespace("ml")
+        .uid("u1")
+        .resource_version(rv)
+        .replicated_job("w", 2, pod_template(image))
+        .build()
+}
+
+#[test]
+fn a_view_older_than_the_newest_revision_is_no_rollback() {
+    // The recorder recorded v1 from the JobSet at resourceVersion 100; a faster writer
+    // then saw the edit to v2 (at 105) and recorded it. The recorder's second look, with
+    // its view from 100 and the store as it is now, must not move v1 above v2.
+    let mut store = Vec::new();
+    let v1_at_100 = jobset_at("app:v1", "100");
+    record(&mut store, &observe(&v1_at_100, Running::Spec));
+    assert_eq!(store[0].spec_seen.as_deref(), Some("100"), "created with the view it came from");
+    let v2_at_105 = jobset_at("app:v2", "105");
+    let running_v1 = Running::Revision(store[0].name.clone());
+    record(&mut store, &observe(&v2_at_105, running_v1));
+    assert!(plan_writes(&observe(&v1_at_100, Running::Spec), &store).is_empty(), "stale: nothing to move");
+    let numbers: Vec<(String, i64)> = store.iter().map(|r| (image(r), r.number)).collect();
+    assert_eq!(numbers, [("app:v1".to_owned(), 1), ("app:v2".to_owned(), 2)]);
+
+    // A rollback is a later view of the JobSet: v1 is renumbered newest, and remembers it.
+    let back_at_120 = jobset_at("app:v1", "120");
+    let running_v2 = Running::Revision(store[1].name.clone());
+    record(&mut store, &observe(&back_at_120, running_v2));
+    let v1 = store.iter().find(|r| image(r) == "app:v1").unwrap();
+    assert_eq!((v1.number, v1.spec_seen.as_deref()), (3, Some("120")));
+    // And now v2's view (105) is the older one: no move back.
+    let writes = plan_writes(&observe(&v2_at_105, Running::Spec), &store);
+    assert!(!writes.iter().any(Write::assigns_number), "{writes:?}");
+}
+
+#[test]
+fn revisions_recorded_before_the_view_was_kept_still_renumber_on_return() {
+    // Revisions without `spec-resource-version` (older releases) say nothing about views:
+    // a template that returns is renumbered, as before.
+    let mut store = Vec::new();
+    for image in ["app:v1", "app:v2"] {
+        record(&mut store, &observe(&jobset_at(image, "100"), Running::Spec));
+    }
+    for r in &mut store {
+        r.spec_seen = None;
+    }
+    let writes = plan_writes(&observe(&jobset_at("app:v1", "90"), Running::Spec), &store);
+    assert!(writes.iter().any(Write::assigns_number), "{writes:?}");
+}
+
+fn image(r: &Revision) -> String {
+    r.templates[0].1["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().to_owned()
 }
 
 #[test]

@@ -5,6 +5,7 @@ pub mod compact;
 pub mod jobset;
 pub mod kueue;
 pub mod patch;
+pub mod resource_version;
 pub mod startup;
 pub mod strategy;
 pub mod summary;

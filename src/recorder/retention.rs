@@ -14,12 +14,12 @@ use futures::StreamExt;
 use jiff::Timestamp;
 
 use super::metrics::Metrics;
-use super::reconcile::at_least;
 use super::state::Shared;
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::error::Error;
 use crate::history::retention::{Action, Known, Step, Suspect, plan, stamp};
+use crate::model::resource_version::at_least;
 
 /// Events that come together (a JobSet's revisions marked at once) are looked at once.
 const SETTLE: Duration = Duration::from_millis(200);

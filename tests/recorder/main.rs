@@ -571,7 +571,27 @@ async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique()
     assert_eq!(recorded, images.iter().cloned().collect::<BTreeSet<_>>(), "one revision per template");
     assert_eq!(settled.len(), images.len(), "no template recorded twice");
     assert!(settled.iter().all(|r| annotation(r, "kubectl-jobset.io/source") == "spec"));
-    assert_eq!(annotation(&settled[0], "kubectl-jobset.io/restart-attempts"), "0");
+    let shown: Vec<String> = settled
+        .iter()
+        .map(|r| {
+            let a = |k: &str| annotation(r, &format!("kubectl-jobset.io/{k}"));
+            format!(
+                "{} {} {} attempts={:?} at={}",
+                r.revision,
+                r.metadata.name.as_deref().unwrap_or(""),
+                image_of(r),
+                a("restart-attempts"),
+                a("recorded-at")
+            )
+        })
+        .collect();
+    assert_eq!(
+        annotation(&settled[0], "kubectl-jobset.io/restart-attempts"),
+        "0",
+        "the first template ran attempt 0:\n{}\n{}",
+        shown.join("\n"),
+        recorder.log()
+    );
     drop(recorder);
 }
 
