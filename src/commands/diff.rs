@@ -55,11 +55,24 @@ pub async fn run(
         true => observe(cluster, &plan.selection, Some(&options), err).await?,
         false => observe_to_read(cluster, &plan.selection, Some(&options), err).await?,
     };
-    let Some(Observed { fleet, drifts, histories, recorder, .. }) = observed else {
+    let Some(Observed { mut fleet, drifts, histories, recorder, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
     let spec_revisions: Vec<Option<i64>> =
         fleet.jobsets.iter().map(|js| spec_revision(&histories, js)).collect();
+    let strategy_words: Vec<String> = fleet
+        .jobsets
+        .iter()
+        .zip(&drifts)
+        .filter_map(|(jobset, drift)| {
+            let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
+            let words = crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), drift, enforcer)?;
+            Some(format!("jobset {}/{}: {words}", jobset.namespace(), jobset.name()))
+        })
+        .collect();
+    // What is printed is in the drifts now: the objects read make room for the output.
+    fleet.drop_objects();
+    drop(histories);
     match plan.format {
         DiffFormat::Text => match &plan.external_diff {
             Some(program) => external_diff(program, &drifts, out)?,
@@ -69,13 +82,8 @@ pub async fn run(
         DiffFormat::Json => render::write_json(out, &report(&drifts, &spec_revisions))?,
         DiffFormat::Yaml => render::write_yaml(out, &report(&drifts, &spec_revisions))?,
     }
-    for (jobset, drift) in fleet.jobsets.iter().zip(&drifts) {
-        let enforcer = crate::plan::strategy::enforcer(recorder.as_ref(), jobset);
-        if let Some(words) =
-            crate::plan::strategy::drift_words(jobset, fleet.jobs_of(jobset), drift, enforcer)
-        {
-            writeln!(err, "jobset {}/{}: {words}", jobset.namespace(), jobset.name())?;
-        }
+    for line in &strategy_words {
+        writeln!(err, "{line}")?;
     }
     // One JobSet's problem is the command's error itself (said once, last, as kubectl
     // ends); among several, each is said on its own line, then how many failed.
@@ -90,7 +98,7 @@ pub async fn run(
     }
     // A staged change is a difference too: the next restart changes what runs.
     let differs = drifts.iter().any(|d| d.has_drift() || d.staged.is_some());
-    crate::exit::leave((fleet, drifts, histories));
+    crate::exit::leave(drifts);
     Ok(if differs { ExitStatus::Differences } else { ExitStatus::Success })
 }
 

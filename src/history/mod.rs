@@ -551,9 +551,10 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
 /// only reads shows. Revisions it would create are marked `unrecorded` (with no recorded
 /// time); numbers and attempts it would change on stored ones are shown changed; nothing
 /// stored is hidden (its prune is the recording's business).
-pub fn preview(observed: &Observation, revisions: &[Revision]) -> Vec<Revision> {
-    let mut shown = revisions.to_vec();
-    for write in plan_writes(observed, revisions) {
+pub fn preview(observed: &Observation, revisions: Vec<Revision>) -> Vec<Revision> {
+    let writes = plan_writes(observed, &revisions);
+    let mut shown = revisions;
+    for write in writes {
         match write {
             Write::Create(object) => {
                 if let Ok(mut revision) = parse(&object, observed.jobset.uid()) {

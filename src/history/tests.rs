@@ -578,7 +578,7 @@ fn a_preview_is_what_recording_would_leave_with_the_unstored_marked() {
         let mut observation = observe(&js, running);
         observation.change_cause = Some(Cause::IfUnset("why".into()));
         observation.history_limit = 2;
-        let shown = preview(&observation, &store);
+        let shown = preview(&observation, store.clone());
         let mut recorded = store.clone();
         record(&mut recorded, &observation);
         let key = |r: &Revision| (r.name.clone(), r.number, r.attempts.clone(), r.change_cause.clone());

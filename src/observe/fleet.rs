@@ -59,6 +59,8 @@ impl Fleet {
         }
         for jobs in jobs_by_owner.values_mut() {
             jobs.sort_by(|a, b| a.name().cmp(b.name()));
+            // A Vec grows to room for 4 Jobs at its first push; most JobSets have fewer.
+            jobs.shrink_to_fit();
         }
         Fleet {
             jobsets,

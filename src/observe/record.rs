@@ -143,7 +143,7 @@ fn observations<'f>(
 fn preview_histories(observations: &[Observation<'_>], histories: &mut Histories) {
     for observation in observations {
         let uid = observation.jobset.uid();
-        let stored = histories.get(uid).map(Vec::as_slice).unwrap_or_default();
+        let stored = histories.remove(uid).unwrap_or_default();
         let shown = history::preview(observation, stored);
         histories.insert(uid.to_owned(), shown);
     }
