@@ -78,6 +78,15 @@ impl HeldJson {
         }
     }
 
+    /// Whether it holds the value `other` holds: compact text is compared as text first,
+    /// so that a Job that runs the form it was matched to costs no parse.
+    pub fn holds(&self, other: &Compact) -> bool {
+        match self {
+            HeldJson::Compact(text) => text == other,
+            HeldJson::Parsed(value) => other == value,
+        }
+    }
+
     /// The value, taken out (Null is left).
     pub fn take(&mut self) -> Value {
         match std::mem::take(self) {
@@ -152,5 +161,13 @@ mod tests {
         let mut taken = compact.clone();
         assert_eq!(taken.take(), value);
         assert_eq!(taken, Value::Null);
+        // `holds` answers as `==` does, by text when it can.
+        let form = Compact::of(&value);
+        assert!(parsed.holds(&form) && compact.holds(&form));
+        assert!(HeldJson::Compact(Compact::of(&json!({"spec": {"a": 1}}))).holds(&form));
+        let reordered = json!({"spec": {"b": 2, "a": 1}});
+        let other_order = Compact::of(&json!({"spec": {"a": 1, "b": 2}}));
+        assert!(HeldJson::Compact(Compact::of(&reordered)).holds(&other_order), "values, not key order");
+        assert!(!compact.holds(&other_order) && !parsed.holds(&other_order));
     }
 }

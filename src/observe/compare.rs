@@ -21,14 +21,19 @@ use super::fleet::Fleet;
 use crate::diff::normalize::Normalized;
 use crate::diff::{JobSetDrift, compare};
 use crate::error::Result;
+use crate::model::compact::Compact;
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
 /// Whether the server must confirm a replicatedJob: some Job of it (of any attempt, which
 /// is stricter than comparing the current attempt's only) differs from the client-side
 /// form, in its template or its scale.
 pub fn needs_server(client: &Normalized, jobs: &[&ChildJob]) -> bool {
+    if jobs.is_empty() {
+        return false;
+    }
+    let form = Compact::of(&client.template);
     jobs.iter().any(|job| {
-        *job.template != client.template
+        !job.template.holds(&form)
             || job.parallelism != client.parallelism
             || job.completions != client.completions
     })
