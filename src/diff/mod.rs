@@ -388,15 +388,11 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
     let mut scale: Vec<ScaleChange> = Vec::new();
     // The spec's template as a Job that runs it holds it: in a fleet without drift every
     // template is then held once. Held compact, a loaded fleet's Jobs compare by text.
-    let want_held = HeldJson::Compact(Compact::of(&want.template));
+    let want_compact = Compact::of(&want.template);
     let mut spec_template = None;
     for job in current {
         let live = job.template.as_ref();
-        let runs_spec = match live {
-            HeldJson::Parsed(value) => *value == want.template,
-            HeldJson::Compact(_) => *live == want_held,
-        };
-        if runs_spec {
+        if live.holds(&want_compact) {
             spec_template.get_or_insert_with(|| job.template.clone());
         } else {
             match groups.iter_mut().find(|g| *g.live_template == *live) {
@@ -417,7 +413,7 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
             }
         }
     }
-    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(want_held));
+    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(HeldJson::Compact(want_compact)));
     drift.outdated = groups;
     drift.scale = scale;
 }
