@@ -14,11 +14,11 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::compact::{Compact, HeldJson};
+use crate::model::compact::HeldJson;
 use crate::model::jobset::{ChildJob, JobSet, ReplicatedJob, labels};
 use crate::model::kueue::{Kueue, QuotaMismatch};
 use changes::{Change, changes};
-use normalize::Normalized;
+use normalize::Expected;
 
 /// Where a JobSet stands for a comparison. Running and suspended (queued) JobSets have
 /// their Jobs compared: a suspended JobSet's Jobs exist, suspended, and resuming starts
@@ -276,7 +276,7 @@ pub fn state_of(jobset: &JobSet) -> State {
 
 /// Compares each current-attempt Job with the Job the controller would create now.
 /// `expected` maps each replicatedJob name to its normalised, defaulted probe Job.
-pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, Normalized>) -> JobSetDrift {
+pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, Expected>) -> JobSetDrift {
     let attempt = jobset.attempt();
     let state = state_of(jobset);
     let mut sorted = ByAttempt::sort(jobs, attempt);
@@ -383,25 +383,29 @@ fn names(jobs: &[&ChildJob]) -> Vec<String> {
     jobs.iter().map(|j| j.name().to_owned()).collect()
 }
 
-fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &Normalized) {
+fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &Expected) {
     let mut groups: Vec<DriftGroup> = Vec::new();
     let mut scale: Vec<ScaleChange> = Vec::new();
     // The spec's template as a Job that runs it holds it: in a fleet without drift every
-    // template is then held once. Held compact, a loaded fleet's Jobs compare by text.
-    let want_compact = Compact::of(&want.template);
+    // template is then held once. It is parsed only to say what a drifted Job changes.
     let mut spec_template = None;
+    let mut want_template: Option<Value> = None;
     for job in current {
-        let live = job.template.as_ref();
-        if live.holds(&want_compact) {
+        if want.is_run_by(&job.template) {
             spec_template.get_or_insert_with(|| job.template.clone());
         } else {
+            let live = job.template.as_ref();
             match groups.iter_mut().find(|g| *g.live_template == *live) {
                 Some(group) => group.jobs.push(job.name().to_owned()),
-                None => groups.push(DriftGroup {
-                    jobs: vec![job.name().to_owned()],
-                    changes: changes(&live.value(), &want.template),
-                    live_template: job.template.clone(),
-                }),
+                None => {
+                    let want_template =
+                        want_template.get_or_insert_with(|| want.template.value().into_owned());
+                    groups.push(DriftGroup {
+                        jobs: vec![job.name().to_owned()],
+                        changes: changes(&live.value(), want_template),
+                        live_template: job.template.clone(),
+                    })
+                }
             }
         }
         for (field, live_value, spec_value) in [
@@ -413,7 +417,7 @@ fn compare_jobs(drift: &mut ReplicatedJobDrift, current: &[&ChildJob], want: &No
             }
         }
     }
-    drift.spec_template = spec_template.unwrap_or_else(|| Arc::new(HeldJson::Compact(want_compact)));
+    drift.spec_template = spec_template.unwrap_or_else(|| want.template.clone());
     drift.outdated = groups;
     drift.scale = scale;
 }
@@ -499,11 +503,11 @@ mod tests {
         )
     }
 
-    fn expected(js: &JobSet) -> BTreeMap<String, Normalized> {
+    fn expected(js: &JobSet) -> BTreeMap<String, Expected> {
         js.spec
             .replicated_jobs
             .iter()
-            .map(|r| (r.name.clone(), normalize(&expected::expected_job(js, r))))
+            .map(|r| (r.name.clone(), normalize(&expected::expected_job(js, r)).into()))
             .collect()
     }
 
@@ -527,7 +531,7 @@ mod tests {
         let d = compare(&js, &jobs[..1], &expected(&js));
         let rjob = &d.replicated_jobs[0];
         assert!(std::sync::Arc::ptr_eq(&rjob.outdated[0].live_template, &jobs[0].template));
-        assert_eq!(*rjob.spec_template, expected(&js)["w"].template);
+        assert_eq!(*rjob.spec_template, *expected(&js)["w"].template);
     }
 
     #[test]

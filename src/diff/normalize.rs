@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use super::expected::{COORDINATOR_KEY, NAMESPACED_JOB_KEY, NAMESPACED_JOB_VALUE};
-use crate::model::compact::HeldJson;
+use crate::model::compact::{Compact, HeldJson};
 use crate::model::jobset::ChildJob;
 
 /// Labels and annotations the JobSet controller writes on Jobs and pod templates, derived
@@ -39,6 +39,34 @@ pub struct Normalized {
     pub template: Value,
     pub parallelism: Option<i64>,
     pub completions: Option<i64>,
+}
+
+/// The Job the controller would build, as a comparison takes it: its template in normal
+/// form, held as a live Job holds its own (a fleet read gives the Jobs that run their
+/// JobSet's form this very value), and its scale.
+#[derive(Debug, Clone)]
+pub struct Expected {
+    pub template: std::sync::Arc<HeldJson>,
+    pub parallelism: Option<i64>,
+    pub completions: Option<i64>,
+}
+
+impl Expected {
+    /// Whether a live Job's template is this one: the same held value, else an equal one
+    /// (compact text is compared as text before it is parsed).
+    pub fn is_run_by(&self, template: &std::sync::Arc<HeldJson>) -> bool {
+        std::sync::Arc::ptr_eq(template, &self.template) || **template == *self.template
+    }
+}
+
+impl From<Normalized> for Expected {
+    fn from(normalized: Normalized) -> Self {
+        Expected {
+            template: std::sync::Arc::new(HeldJson::Compact(Compact::of(&normalized.template))),
+            parallelism: normalized.parallelism,
+            completions: normalized.completions,
+        }
+    }
 }
 
 /// Normalises a full Job object (a live Job, or the server's answer to a dry run).

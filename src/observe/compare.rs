@@ -18,25 +18,29 @@ use serde_json::Value;
 
 use super::defaulter::{Defaulter, client_expected};
 use super::fleet::Fleet;
-use crate::diff::normalize::Normalized;
+use crate::diff::normalize::Expected;
 use crate::diff::{JobSetDrift, compare};
 use crate::error::Result;
-use crate::model::compact::Compact;
 use crate::model::jobset::{ChildJob, JobSet, labels};
 
 /// Whether the server must confirm a replicatedJob: some Job of it (of any attempt, which
 /// is stricter than comparing the current attempt's only) differs from the client-side
 /// form, in its template or its scale.
-pub fn needs_server(client: &Normalized, jobs: &[&ChildJob]) -> bool {
-    if jobs.is_empty() {
-        return false;
-    }
-    let form = Compact::of(&client.template);
+pub fn needs_server(client: &Expected, jobs: &[&ChildJob]) -> bool {
     jobs.iter().any(|job| {
-        !job.template.holds(&form)
+        !client.is_run_by(&job.template)
             || job.parallelism != client.parallelism
             || job.completions != client.completions
     })
+}
+
+/// A replicatedJob's client-side form: the one the read matched its Jobs against, else
+/// built now.
+fn client_form(fleet: &Fleet, jobset: &JobSet, rjob: &crate::model::jobset::ReplicatedJob) -> Expected {
+    match fleet.client_form(jobset, &rjob.name) {
+        Some(form) => form.clone(),
+        None => client_expected(jobset, &rjob.template.value()).into(),
+    }
 }
 
 /// The Jobs of `jobset` labelled with replicatedJob `name`.
@@ -51,16 +55,16 @@ fn jobs_of_replicated_job<'f>(fleet: &'f Fleet, jobset: &JobSet, name: &str) -> 
 /// are dropped before the next JobSet's are built: a fleet without drift never holds
 /// more than one JobSet's expected Jobs beside its own (every JobSet may have its own).
 pub async fn compute(defaulter: &mut Defaulter<'_>, fleet: &Fleet) -> Result<Vec<JobSetDrift>> {
-    let first_pass: Vec<std::result::Result<JobSetDrift, Vec<Option<Normalized>>>> = fleet
+    let first_pass: Vec<std::result::Result<JobSetDrift, Vec<Option<Expected>>>> = fleet
         .jobsets
         .iter()
         .map(|js| {
-            let forms: Vec<Option<Normalized>> = js
+            let forms: Vec<Option<Expected>> = js
                 .spec
                 .replicated_jobs
                 .iter()
                 .map(|r| {
-                    let client = client_expected(js, &r.template.value());
+                    let client = client_form(fleet, js, r);
                     (!needs_server(&client, &jobs_of_replicated_job(fleet, js, &r.name))).then_some(client)
                 })
                 .collect();
@@ -100,10 +104,10 @@ fn compare_with(
     defaulter: &Defaulter<'_>,
     fleet: &Fleet,
     jobset: &JobSet,
-    forms: Vec<Option<Normalized>>,
+    forms: Vec<Option<Expected>>,
 ) -> JobSetDrift {
     let mut problems = Vec::new();
-    let mut expected: BTreeMap<String, Normalized> = BTreeMap::new();
+    let mut expected: BTreeMap<String, Expected> = BTreeMap::new();
     for (r, client) in jobset.spec.replicated_jobs.iter().zip(forms) {
         let want = match client {
             Some(client) => Some(client),
@@ -111,7 +115,7 @@ fn compare_with(
                 if let Some(why) = defaulter.problem(jobset, &r.template.value()) {
                     problems.push(format!("replicatedJob {}: {why}", r.name));
                 }
-                defaulter.expected(jobset, &r.template.value())
+                defaulter.expected(jobset, &r.template.value()).map(Expected::from)
             }
         };
         if let Some(want) = want {
@@ -188,7 +192,7 @@ mod tests {
     }
 
     fn decide(js: &JobSet, jobs: &[ChildJob]) -> bool {
-        let client = client_expected(js, &js.spec.replicated_jobs[0].template.value());
+        let client = client_expected(js, &js.spec.replicated_jobs[0].template.value()).into();
         needs_server(&client, &jobs.iter().collect::<Vec<_>>())
     }
 

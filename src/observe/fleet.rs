@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::cluster::Cluster;
 use crate::diff::digest::{Digest, digest};
-use crate::diff::normalize::normalize_template;
+use crate::diff::normalize::{Expected, normalize_template};
 use crate::error::{Error, JOBSET_RESOURCE, Result};
 use crate::history::deleted::DeletedHistory;
 use crate::history::{Revision, UnreadableRevision};
@@ -47,6 +47,9 @@ pub struct Fleet {
     /// The histories of deleted JobSets, for the commands that show them
     /// (`load_targets_or_deleted`).
     pub deleted: Vec<DeletedHistory>,
+    /// The client-side forms the read matched the Jobs against, by JobSet UID: the
+    /// comparison takes them instead of building them again.
+    client_forms: HashMap<String, LearntForms>,
 }
 
 impl Fleet {
@@ -73,7 +76,18 @@ impl Fleet {
             staged_by_owner: HashMap::new(),
             deleted_uids: BTreeMap::new(),
             deleted: Vec::new(),
+            client_forms: HashMap::new(),
         }
+    }
+
+    /// The client-side form of a replicatedJob of the JobSet, as the read built it (None
+    /// when it did not, or for another version of the JobSet).
+    pub fn client_form(&self, jobset: &JobSet, replicated_job: &str) -> Option<&Expected> {
+        let learnt = self.client_forms.get(jobset.uid())?;
+        if learnt.resource_version != jobset.metadata.resource_version {
+            return None;
+        }
+        learnt.forms.iter().find(|f| f.replicated_job == replicated_job).map(|f| &f.expected)
     }
 
     /// The fleet with `staged` as the change staged for the JobSet with `uid`.
@@ -164,6 +178,7 @@ impl Fleet {
     pub fn drop_objects(&mut self) {
         self.jobsets = Vec::new();
         self.jobs_by_owner = HashMap::new();
+        self.client_forms = HashMap::new();
     }
 
     /// The Jobs the JobSet controls (every attempt), sorted by name.
@@ -228,6 +243,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
         }
     };
     let jobs = reducer.settle(jobs);
+    let client_forms = reducer.take_forms();
     // Kueue's Workloads, only for a fleet Kueue may queue (one more round trip, never
     // per JobSet): clusters without Kueue pay nothing.
     let workloads = match jobsets.iter().any(crate::model::kueue::may_be_queued) {
@@ -244,7 +260,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     } else {
         jobsets.sort_by(|a, b| (a.namespace(), a.name()).cmp(&(b.namespace(), b.name())));
     }
-    Ok(Fleet { workloads, ..Fleet::new(jobsets, jobs, missing) })
+    Ok(Fleet { workloads, client_forms, ..Fleet::new(jobsets, jobs, missing) })
 }
 
 /// A listed revision, read as its page arrives (so the raw objects of only one page are
@@ -300,7 +316,7 @@ struct Reducer {
 #[derive(Default)]
 pub struct TemplateForms {
     /// Each known JobSet's client-side form of each replicatedJob, by JobSet UID.
-    forms: HashMap<String, Vec<(String, Digest, Arc<HeldJson>)>>,
+    forms: HashMap<String, LearntForms>,
     /// Templates by digest, so that equal ones are held once (uniform fleets, and Jobs
     /// of one replicatedJob that drift alike). Weak: a template goes when its last
     /// holder does (the recorder runs for weeks while templates change).
@@ -309,6 +325,21 @@ pub struct TemplateForms {
     pruned_at: usize,
     /// While a watch lists again: the JobSets seen since it began (the others are gone).
     relisted: Option<std::collections::HashSet<String>>,
+}
+
+/// A JobSet's client-side forms, learnt from the version of it with this resourceVersion.
+#[derive(Debug)]
+struct LearntForms {
+    resource_version: Option<String>,
+    forms: Vec<Form>,
+}
+
+/// A replicatedJob's client-side form (`client_expected`), with its template's digest.
+#[derive(Debug)]
+struct Form {
+    replicated_job: String,
+    digest: Digest,
+    expected: Expected,
 }
 
 /// A Job as the Jobs' pages are read: with its template, or (its JobSet not yet known)
@@ -342,9 +373,9 @@ impl TemplateForms {
     /// its JobSet is not known.
     fn form_for(&self, job: &ChildJob, digest: Digest) -> Option<Option<Arc<HeldJson>>> {
         let rjob = job.label(labels::REPLICATED_JOB)?;
-        let forms = self.forms.get(owner_uid(job)?)?;
-        let (_, want, template) = forms.iter().find(|(name, _, _)| name == rjob)?;
-        Some((*want == digest).then(|| template.clone()))
+        let learnt = self.forms.get(owner_uid(job)?)?;
+        let form = learnt.forms.iter().find(|f| f.replicated_job == rjob)?;
+        Some((form.digest == digest).then(|| form.expected.template.clone()))
     }
 
     /// Whether the JobSet that controls `job` is known.
@@ -360,15 +391,21 @@ impl TemplateForms {
             .replicated_jobs
             .iter()
             .map(|rjob| {
-                let form = super::defaulter::client_expected(jobset, &rjob.template.value()).template;
-                let digest = digest(&form);
-                (rjob.name.clone(), digest, self.share(digest, form))
+                let form = super::defaulter::client_expected(jobset, &rjob.template.value());
+                let digest = digest(&form.template);
+                let expected = Expected {
+                    template: self.share(digest, form.template),
+                    parallelism: form.parallelism,
+                    completions: form.completions,
+                };
+                Form { replicated_job: rjob.name.clone(), digest, expected }
             })
             .collect();
         if let Some(seen) = &mut self.relisted {
             seen.insert(jobset.uid().to_owned());
         }
-        self.forms.insert(jobset.uid().to_owned(), forms);
+        let learnt = LearntForms { resource_version: jobset.metadata.resource_version.clone(), forms };
+        self.forms.insert(jobset.uid().to_owned(), learnt);
     }
 
     /// Forgets a deleted JobSet's forms.
@@ -439,6 +476,11 @@ impl Reducer {
             }
             Err(normalized) => Reduced { job, held: Some((digest, Compact::of(&normalized))) },
         }
+    }
+
+    /// The forms learnt, taken out (the read is over).
+    fn take_forms(&self) -> HashMap<String, LearntForms> {
+        std::mem::take(&mut self.forms.lock().expect("no panic holds the lock").forms)
     }
 
     /// The Jobs with their templates, once every JobSet is known. Jobs of a JobSet that
@@ -637,16 +679,22 @@ mod tests {
         prop::collection::vec((prop::collection::vec(rjob, 1..3), any::<bool>()), 1..4)
     }
 
-    fn drift_json(jobset: &JobSet, jobs: &[ChildJob]) -> Value {
-        let expected: BTreeMap<String, crate::diff::normalize::Normalized> = jobset
+    /// The JobSet's drift against its client-side forms: those the fleet's read carried,
+    /// else built anew.
+    fn drift_json(jobset: &JobSet, fleet: &Fleet) -> Value {
+        let expected: BTreeMap<String, Expected> = jobset
             .spec
             .replicated_jobs
             .iter()
             .map(|r| {
-                (r.name.clone(), crate::observe::defaulter::client_expected(jobset, &r.template.value()))
+                let form = fleet.client_form(jobset, &r.name).cloned().unwrap_or_else(|| {
+                    crate::observe::defaulter::client_expected(jobset, &r.template.value()).into()
+                });
+                (r.name.clone(), form)
             })
             .collect();
-        serde_json::to_value(crate::diff::compare(jobset, jobs, &expected)).expect("serializable")
+        serde_json::to_value(crate::diff::compare(jobset, fleet.jobs_of(jobset), &expected))
+            .expect("serializable")
     }
 
     #[test]
@@ -764,12 +812,47 @@ mod tests {
             for (digest_path, full_path) in settled.iter().zip(&full) {
                 prop_assert_eq!(&*digest_path.template, &*full_path.template, "{}", full_path.name());
             }
-            let by_digest = Fleet::new(jobsets.clone(), settled, Vec::new());
+            // The digest path's comparison takes the forms the read learnt; the full one
+            // builds them again.
+            let by_digest = Fleet { client_forms: reducer.take_forms(), ..Fleet::new(jobsets.clone(), settled, Vec::new()) };
             let by_full = Fleet::new(jobsets.clone(), full, Vec::new());
             for jobset in &jobsets {
-                prop_assert_eq!(drift_json(jobset, by_digest.jobs_of(jobset)), drift_json(jobset, by_full.jobs_of(jobset)));
+                for rjob in &jobset.spec.replicated_jobs {
+                    prop_assert!(by_digest.client_form(jobset, &rjob.name).is_some());
+                    prop_assert!(by_full.client_form(jobset, &rjob.name).is_none());
+                }
+                prop_assert_eq!(drift_json(jobset, &by_digest), drift_json(jobset, &by_full));
             }
         }
+    }
+
+    /// The comparison takes the forms a read learnt only for the version of the JobSet
+    /// it read: a JobSet read again (`reread_torn`) has its forms built anew.
+    #[test]
+    fn carried_forms_are_for_the_version_read() {
+        let read = testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .resource_version("7")
+            .replicated_job("w", 1, testing::pod_template("app:v1"))
+            .build();
+        let reducer = Reducer::default();
+        reducer.learn(&read);
+        let fleet =
+            Fleet { client_forms: reducer.take_forms(), ..Fleet::new(vec![read.clone()], vec![], vec![]) };
+        let form = fleet.client_form(&read, "w").expect("the read's form");
+        let client =
+            crate::observe::defaulter::client_expected(&read, &read.spec.replicated_jobs[0].template.value());
+        assert_eq!(*form.template, client.template);
+        assert_eq!((form.parallelism, form.completions), (client.parallelism, client.completions));
+        assert!(fleet.client_form(&read, "other").is_none());
+        let newer = testing::jobset("js")
+            .namespace("ml")
+            .uid("u")
+            .resource_version("8")
+            .replicated_job("w", 1, testing::pod_template("app:v2"))
+            .build();
+        assert!(fleet.client_form(&newer, "w").is_none(), "a newer version's forms are not the read's");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::cluster::guarded::{GuardedWrite, TRIES, Verdict, WriteFailure, guarded, write_failure};
 use crate::diff::JobSetDrift;
-use crate::diff::normalize::{Normalized, rebuild_template};
+use crate::diff::normalize::{Expected, rebuild_template};
 use crate::error::{Error, Result};
 use crate::history::{self, Observation, Revision, Running, Templates, Write as StoreWrite, rebuilt};
 use crate::model::jobset::{ChildJob, JobSet};
@@ -656,11 +656,13 @@ pub async fn reread_torn(
             continue;
         }
         defaulter.prefetch(fresh.spec.replicated_jobs.iter().map(|r| (&fresh, r.template.value()))).await?;
-        let expected: BTreeMap<String, Normalized> = fresh
+        let expected: BTreeMap<String, Expected> = fresh
             .spec
             .replicated_jobs
             .iter()
-            .filter_map(|r| defaulter.expected(&fresh, &r.template.value()).map(|n| (r.name.clone(), n)))
+            .filter_map(|r| {
+                defaulter.expected(&fresh, &r.template.value()).map(|n| (r.name.clone(), n.into()))
+            })
             .collect();
         *drift = crate::diff::compare(&fresh, fleet.jobs_of(&fresh), &expected);
         fleet.jobsets[i] = fresh;

@@ -184,7 +184,7 @@ mod tests {
             .spec
             .replicated_jobs
             .iter()
-            .map(|r| (r.name.clone(), normalize(&expected_job(js, r))))
+            .map(|r| (r.name.clone(), normalize(&expected_job(js, r)).into()))
             .collect();
         assess(js, jobs, &compare(js, jobs, &expected), js.attempt())
     }
