@@ -426,18 +426,22 @@ impl Cluster {
         namespace: Option<&str>,
         selector: &str,
     ) -> Result<Vec<ControllerRevision>> {
-        self.list_revisions_with(namespace, selector, |r| r).await
+        self.list_revisions_with(namespace, selector, |r| r, |r| r).await
     }
 
-    /// The revisions a selector matches, each passed through `keep` as its page arrives.
-    pub async fn list_revisions_with<U>(
+    /// The revisions a selector matches, each passed through `reduce` as it is parsed, on
+    /// the parse thread (so a page is never held as parsed objects, which weigh several
+    /// times its JSON), then through `keep` on the caller's task (`keep` may borrow).
+    pub async fn list_revisions_with<T: Send + 'static, U>(
         &self,
         namespace: Option<&str>,
         selector: &str,
-        keep: impl FnMut(ControllerRevision) -> U,
+        reduce: impl Fn(ControllerRevision) -> T + Send + Sync + Clone + 'static,
+        keep: impl FnMut(T) -> U,
     ) -> Result<Vec<U>> {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
-        self.list_pages(&api::<ControllerRevision>(self, namespace), op, Some(selector), keep).await
+        let api = api::<ControllerRevision>(self, namespace);
+        self.list_pages_by(&api, op, Some(selector), None, reduce, keep).await
     }
 
     pub async fn create_revision(

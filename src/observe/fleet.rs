@@ -199,7 +199,7 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
     let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
     let (fleet, revisions) = tokio::join!(
         load_jobsets_and_jobs(cluster, selection),
-        cluster.list_revisions_with(ns, &selector, ListedRevision::read)
+        cluster.list_revisions_with(ns, &selector, ListedRevision::read, |r| r)
     );
     let fleet = match fleet {
         // One name that does not exist: its revisions may be a deleted JobSet's history.
