@@ -10,6 +10,7 @@ use kubectl_jobset::cli::{Cli, Command};
 use kubectl_jobset::cluster::request_log::RequestLog;
 
 fn main() -> ExitCode {
+    tune_allocator();
     let cli = Cli::parse();
     kubectl_jobset::exit::exit_after_the_command();
     // Like `kubectl diff`: 1 means "differences", so errors exit 2.
@@ -41,3 +42,29 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// glibc's allocator, set before any other thread starts. A fleet read allocates each list
+/// page's body (megabytes) and frees it once parsed; by default glibc raises its mmap
+/// threshold to the size of such a freed block, so later pages come from the heap, where
+/// they fragment it and stay resident. A fixed threshold keeps large blocks in mmap,
+/// returned to the system when freed; one arena keeps the parse thread's objects in the
+/// main one. Measured (1000 JobSets, peak RSS): `diff -A --summary` 44.7 -> 41.8 MiB,
+/// the recorder 48.3 -> 45.4 MiB. `MALLOC_ARENA_MAX` or `MALLOC_MMAP_THRESHOLD_` in the
+/// environment leave that setting to glibc.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+fn tune_allocator() {
+    let unset = |name: &str| std::env::var_os(name).is_none();
+    // SAFETY: mallopt only sets allocator parameters, and no other thread exists yet.
+    unsafe {
+        if unset("MALLOC_ARENA_MAX") {
+            libc::mallopt(libc::M_ARENA_MAX, 1);
+        }
+        if unset("MALLOC_MMAP_THRESHOLD_") {
+            libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn tune_allocator() {}

@@ -105,6 +105,29 @@ where
     }
 }
 
+/// A ControllerRevision as `list_revisions_with` reads it: its data is never parsed into
+/// a tree (the raw JSON text is kept), its managedFields are dropped.
+#[derive(serde::Deserialize)]
+struct RevisionAsText {
+    metadata: k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    #[serde(default)]
+    revision: i64,
+    #[serde(default)]
+    data: Option<Box<serde_json::value::RawValue>>,
+}
+
+impl RevisionAsText {
+    fn into_revision(self) -> ControllerRevision {
+        use k8s_openapi::apimachinery::pkg::runtime::RawExtension;
+        let metadata = k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            managed_fields: None,
+            ..self.metadata
+        };
+        let data = self.data.map(|raw| RawExtension(Value::String(String::from(Box::<str>::from(raw)))));
+        ControllerRevision { metadata, revision: self.revision, data }
+    }
+}
+
 /// A list page, its items reduced one by one as they are parsed: a page's objects are
 /// never all held as parsed trees at once (only the one being reduced).
 struct Page<T> {
@@ -256,7 +279,7 @@ impl Cluster {
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
     {
-        self.list_pages_by(api, op, label_selector, None, |k| k, keep).await
+        self.list_pages_by(api, op, label_selector, None, |k: K| k, keep).await
     }
 
     /// `list_pages` with a field selector too. Pages are pipelined: as soon as a page's
@@ -266,17 +289,18 @@ impl Cluster {
     /// dropped and the next page asked for again. Each object goes through `reduce` on
     /// the blocking pool too (so the thread that drives the connections stays free),
     /// then through `keep`.
-    async fn list_pages_by<K, T, U>(
+    async fn list_pages_by<K, I, T, U>(
         &self,
         api: &Api<K>,
         op: Op,
         label_selector: Option<&str>,
         field_selector: Option<&str>,
-        reduce: impl Fn(K) -> T + Send + Sync + Clone + 'static,
+        reduce: impl Fn(I) -> T + Send + Sync + Clone + 'static,
         mut keep: impl FnMut(T) -> U,
     ) -> Result<Vec<U>>
     where
-        K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
+        K: kube::Resource,
+        I: DeserializeOwned + Send + 'static,
         T: Send + 'static,
     {
         let mut params = ListParams {
@@ -302,7 +326,7 @@ impl Cluster {
             let early = continue_token(&text);
             let reduce = reduce.clone();
             let parse = tokio::task::spawn_blocking(move || {
-                read_page::<K, T>(&text, &reduce).map(|page| (page.continue_token, page.items))
+                read_page::<I, T>(&text, &reduce).map(|page| (page.continue_token, page.items))
             });
             let (page, next) = match &early {
                 Some(token) => {
@@ -426,12 +450,16 @@ impl Cluster {
         namespace: Option<&str>,
         selector: &str,
     ) -> Result<Vec<ControllerRevision>> {
-        self.list_revisions_with(namespace, selector, |r| r, |r| r).await
+        let op = Op::new("list", REVISIONS_RESOURCE, namespace);
+        let api = api::<ControllerRevision>(self, namespace);
+        self.list_pages(&api, op, Some(selector), |r| r).await
     }
 
-    /// The revisions a selector matches, each passed through `reduce` as it is parsed, on
-    /// the parse thread (so a page is never held as parsed objects, which weigh several
-    /// times its JSON), then through `keep` on the caller's task (`keep` may borrow).
+    /// The revisions a selector matches, each with its data held as the JSON text it came
+    /// in (`history::data_of` reads it) and without managedFields, passed through `reduce`
+    /// as it is parsed, on the parse thread, then through `keep` on the caller's task
+    /// (`keep` may borrow). A fleet read holds them so until the Jobs are in: as trees
+    /// they weigh several times their JSON, beside the Jobs' pages.
     pub async fn list_revisions_with<T: Send + 'static, U>(
         &self,
         namespace: Option<&str>,
@@ -441,6 +469,7 @@ impl Cluster {
     ) -> Result<Vec<U>> {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
         let api = api::<ControllerRevision>(self, namespace);
+        let reduce = move |listed: RevisionAsText| reduce(listed.into_revision());
         self.list_pages_by(&api, op, Some(selector), None, reduce, keep).await
     }
 
@@ -632,6 +661,36 @@ mod tests {
         assert!(read_names(r#"{"metadata":{},"items":[{"metadata":{"name":7}}]}"#).is_err());
         assert!(read_names(r#"{"metadata":{},"items":[]} trailing"#).is_err());
         assert!(read_names(r#"[]"#).is_err());
+    }
+
+    #[test]
+    fn a_revision_listed_as_text_reads_as_the_typed_one_without_its_managed_fields() {
+        let uid = "u-1";
+        let page = json!({"kind": "ControllerRevisionList", "metadata": {}, "items": [{
+            "metadata": {
+                "name": "train-5d8f", "namespace": "ml", "resourceVersion": "41",
+                "labels": {crate::history::JOBSET_LABEL: "train"},
+                "annotations": {crate::history::FORMAT_ANNOTATION: crate::history::FORMAT},
+                "ownerReferences": [{"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "train", "uid": uid}],
+                "managedFields": [{"manager": "kubectl-jobset", "operation": "Update", "fieldsV1": {"f:data": {}}}]
+            },
+            "revision": 3,
+            "data": {"replicatedJobs": [{"name": "workers", "template": {"spec": {"parallelism": 2, "a": "x && y"}}}]}
+        }]});
+        let text = page.to_string();
+        let typed = read_page(text.as_bytes(), &|r: ControllerRevision| r).unwrap().items.remove(0);
+        let held = read_page(text.as_bytes(), &RevisionAsText::into_revision).unwrap().items.remove(0);
+        assert!(held.data.as_ref().unwrap().0.is_string(), "data held as its text");
+        assert_eq!(held.metadata.managed_fields, None);
+        assert_eq!(held.metadata.name, typed.metadata.name);
+        assert_eq!(held.revision, 3);
+        let (typed, held) =
+            (crate::history::parse(&typed, uid).unwrap(), crate::history::parse(&held, uid).unwrap());
+        assert_eq!(held, typed, "the same revision, read from the text");
+        // No data at all reads as a corrupt revision, as the typed form does.
+        let bare = r#"{"metadata":{},"items":[{"metadata":{"name":"r"},"revision":1}]}"#;
+        let held = read_page(bare.as_bytes(), &RevisionAsText::into_revision).unwrap().items.remove(0);
+        assert_eq!(held.data, None);
     }
 
     #[test]

@@ -199,7 +199,8 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
     let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
     let (fleet, revisions) = tokio::join!(
         load_jobsets_and_jobs(cluster, selection),
-        cluster.list_revisions_with(ns, &selector, ListedRevision::read, |r| r)
+        // Held as listed (data as text) while the Jobs' pages come in, read after them.
+        cluster.list_revisions_with(ns, &selector, |r| r, |r| r)
     );
     let fleet = match fleet {
         // One name that does not exist: its revisions may be a deleted JobSet's history.
@@ -209,7 +210,7 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
         other => other?,
     };
     Ok(match revisions {
-        Ok(revisions) => fleet.with_listed(revisions),
+        Ok(revisions) => fleet.with_revisions(revisions),
         Err(e) => Fleet { history_error: Some(e), ..fleet },
     })
 }
