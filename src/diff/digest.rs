@@ -18,13 +18,18 @@ pub struct Digest(u128);
 
 /// The digest of `value` in canonical form, without building that form.
 pub fn digest(value: &Value) -> Digest {
+    digest_of_written(|mut out| write_canonical(&mut out, value))
+}
+
+/// The digest of what `write` writes (a canonical form).
+pub fn digest_of_written(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Digest {
     // Two independently seeded 64-bit SipHashes of the same bytes: 128 bits. The
     // standard library's hasher is stable within a process, all a digest is compared in.
     let (mut a, mut b) = (std::hash::DefaultHasher::new(), std::hash::DefaultHasher::new());
     a.write_u8(0x5a);
     b.write_u8(0xa5);
     let mut hashers = HashWriter([a, b]);
-    write_canonical(&mut hashers, value).expect("hashing does not fail");
+    write(&mut hashers).expect("hashing does not fail");
     let [a, b] = hashers.0;
     Digest((u128::from(a.finish()) << 64) | u128::from(b.finish()))
 }

@@ -389,7 +389,7 @@ fn revisions_numbered(
         .filter_map(|uid| {
             let revision =
                 fleet.take_revisions_of(&uid).into_iter().flatten().find(|r| r.number == number)?;
-            Some((uid, revision.templates))
+            Some((uid, revision.templates.into_templates()))
         })
         .collect()
 }

@@ -21,6 +21,7 @@ use std::hash::Hasher;
 use json_patch::Patch;
 use serde_json::{Value, json};
 
+use crate::diff::digest::Digest;
 use crate::model::jobset::{API_VERSION, JobSet, KIND};
 use crate::model::patch::{add, pointer, remove, replace, test, test_resource_version};
 use crate::model::resource_version;
@@ -65,12 +66,86 @@ pub const CHANGE_CAUSE: &str = "kubernetes.io/change-cause";
 /// The replicatedJobs' names and templates, as they stand in the spec.
 pub type Templates = Vec<(String, Value)>;
 
+/// A revision's templates, held as compact JSON with the digest of their canonical data
+/// and parsed the first time they are read. A fleet read holds every JobSet's history,
+/// where trees weigh several times their text, and most of it is only ever compared with
+/// the spec, which the digest settles (`same_as`).
+pub struct HeldTemplates {
+    text: Box<str>,
+    digest: Digest,
+    parsed: std::sync::OnceLock<Templates>,
+}
+
+impl HeldTemplates {
+    pub fn new(templates: Templates) -> Self {
+        let text = serde_json::to_string(&templates).expect("JSON values always serialize");
+        HeldTemplates { text: text.into(), digest: digest_of(&templates), parsed: std::sync::OnceLock::new() }
+    }
+
+    /// `same_templates_in_order` with templates whose `digest_of` is `digest`, without
+    /// reading these.
+    pub fn same_as(&self, digest: Digest) -> bool {
+        self.digest == digest
+    }
+
+    pub fn into_templates(self) -> Templates {
+        match self.parsed.into_inner() {
+            Some(parsed) => parsed,
+            None => serde_json::from_str(&self.text).expect("held templates are our own JSON"),
+        }
+    }
+}
+
+impl std::ops::Deref for HeldTemplates {
+    type Target = Templates;
+    fn deref(&self) -> &Templates {
+        self.parsed.get_or_init(|| serde_json::from_str(&self.text).expect("held templates are our own JSON"))
+    }
+}
+
+impl Clone for HeldTemplates {
+    fn clone(&self) -> Self {
+        // The copy is parsed again if read: most are never read.
+        HeldTemplates { text: self.text.clone(), digest: self.digest, parsed: std::sync::OnceLock::new() }
+    }
+}
+
+/// Equal templates in order (`same_templates_in_order`), by digest.
+impl PartialEq for HeldTemplates {
+    fn eq(&self, other: &Self) -> bool {
+        self.digest == other.digest
+    }
+}
+
+impl PartialEq<Templates> for HeldTemplates {
+    fn eq(&self, other: &Templates) -> bool {
+        **self == *other
+    }
+}
+
+impl std::fmt::Debug for HeldTemplates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl From<Templates> for HeldTemplates {
+    fn from(templates: Templates) -> Self {
+        HeldTemplates::new(templates)
+    }
+}
+
+/// The digest of templates' canonical data: equal for `same_templates_in_order` ones.
+pub fn digest_of(templates: &Templates) -> Digest {
+    crate::diff::digest::digest_of_written(|mut out| write_canonical_data(&mut out, templates))
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Revision {
     pub name: String,
     pub number: i64,
     pub hash: String,
-    pub templates: Templates,
+    pub templates: HeldTemplates,
     pub attempts: BTreeSet<i32>,
     pub change_cause: Option<String>,
     pub recorded_at: Option<String>,
@@ -172,8 +247,8 @@ pub fn same_templates_by_name(a: &Templates, b: &Templates) -> bool {
 
 /// The number of the revision holding the JobSet's spec, if recorded.
 pub fn spec_revision(revisions: &[Revision], jobset: &JobSet) -> Option<i64> {
-    let spec = templates_of(jobset);
-    revisions.iter().find(|r| same_templates_in_order(&r.templates, &spec)).map(|r| r.number)
+    let spec = digest_of(&templates_of(jobset));
+    revisions.iter().find(|r| r.templates.same_as(spec)).map(|r| r.number)
 }
 
 /// `0-2,5` from {0,1,2,5}.
@@ -282,7 +357,7 @@ pub fn parse(stored: &ControllerRevision, uid: &str) -> Result<Revision, Unreada
         deleted_at: text(DELETED_ANNOTATION),
         prune_at: text(PRUNE_ANNOTATION),
         unrecorded: false,
-        templates,
+        templates: HeldTemplates::new(templates),
         name,
     })
 }
@@ -603,6 +678,7 @@ struct Planner<'a> {
     observed: &'a Observation<'a>,
     revisions: &'a [Revision],
     spec: Templates,
+    spec_digest: Digest,
     attempt: i32,
     /// The highest revision number, stored or planned.
     max: i64,
@@ -612,10 +688,12 @@ struct Planner<'a> {
 
 impl<'a> Planner<'a> {
     fn new(observed: &'a Observation<'a>, revisions: &'a [Revision]) -> Self {
+        let spec = templates_of(observed.jobset);
         Planner {
             observed,
             revisions,
-            spec: templates_of(observed.jobset),
+            spec_digest: digest_of(&spec),
+            spec,
             attempt: observed.jobset.attempt(),
             max: revisions.iter().map(|r| r.number).max().unwrap_or(0),
             created: Vec::new(),
@@ -668,8 +746,7 @@ impl<'a> Planner<'a> {
     /// comes back), with the attempt if the spec runs and the change cause. Its name.
     fn record_spec(&mut self) -> String {
         let spec_runs = self.observed.running == Running::Spec;
-        let Some(stored) = self.revisions.iter().find(|r| same_templates_in_order(&r.templates, &self.spec))
-        else {
+        let Some(stored) = self.revisions.iter().find(|r| r.templates.same_as(self.spec_digest)) else {
             return self.create_spec(spec_runs);
         };
         let mut ops = Vec::new();

@@ -609,3 +609,33 @@ fn a_revision_held_as_compact_text_reads_as_the_tree_it_was() {
     compact.data = Some(RawExtension(Value::String("{not json".into())));
     assert!(matches!(parse(&compact, "u1"), Err(UnreadableRevision::Corrupt { .. })));
 }
+
+#[test]
+fn held_templates_read_back_as_given_and_compare_by_digest_as_in_order() {
+    let a: Templates = vec![
+        (
+            "workers".into(),
+            json!({"spec": {"parallelism": 2, "template": {"metadata": {"b": 1, "a": "x && y"}}}}),
+        ),
+        ("driver".into(), json!({"spec": {}})),
+    ];
+    let held = HeldTemplates::new(a.clone());
+    assert_eq!(*held, a, "read back as given, key order kept");
+    assert_eq!(held.clone().into_templates(), a);
+    // Key order within a template does not matter; replicatedJob order and names do.
+    let reordered: Templates = vec![
+        (
+            "workers".into(),
+            json!({"spec": {"template": {"metadata": {"a": "x && y", "b": 1}}, "parallelism": 2}}),
+        ),
+        ("driver".into(), json!({"spec": {}})),
+    ];
+    let swapped: Templates = vec![a[1].clone(), a[0].clone()];
+    let renamed: Templates = vec![("w".into(), a[0].1.clone()), a[1].clone()];
+    let scaled: Templates = vec![("workers".into(), json!({"spec": {"parallelism": 3}})), a[1].clone()];
+    for (other, same) in [(&reordered, true), (&swapped, false), (&renamed, false), (&scaled, false)] {
+        assert_eq!(same_templates_in_order(&a, other), same, "{other:?}");
+        assert_eq!(held.same_as(digest_of(other)), same, "{other:?}");
+        assert_eq!(held == HeldTemplates::new(other.clone()), same, "{other:?}");
+    }
+}

@@ -526,7 +526,7 @@ fn credit_despite_scale(
     let target = match &running {
         Running::Spec => history::templates_of(jobset),
         Running::Revision(name) => match revisions.iter().find(|r| &r.name == name) {
-            Some(r) => r.templates.clone(),
+            Some(r) => r.templates.to_vec(),
             None => return running,
         },
         Running::Unknown | Running::Rebuilt(_) => return running,

@@ -184,11 +184,12 @@ impl<'a> Shared<'a> {
             .into_iter()
             .filter(|v| {
                 let templates = v.templates();
+                let digest = history::digest_of(&templates);
                 !history::same_templates_in_order(&templates, &now)
                     && !recorded
                         .iter()
                         .filter_map(|r| history::parse(r, current.uid()).ok())
-                        .any(|r| history::same_templates_in_order(&r.templates, &templates))
+                        .any(|r| r.templates.same_as(digest))
             })
             .collect();
         if rest.is_empty() {

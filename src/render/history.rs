@@ -201,7 +201,7 @@ pub fn write_revision(out: &mut dyn Write, jobset: &JobSet, r: &Revision) -> Res
 
 /// Changes from one revision to another, per replicatedJob.
 fn revision_changes(from: &Revision, to: &Revision) -> Vec<(String, Vec<Change>)> {
-    unique_in_order(from.templates.iter().chain(&to.templates).map(|(n, _)| n))
+    unique_in_order(from.templates.iter().chain(to.templates.iter()).map(|(n, _)| n))
         .into_iter()
         .map(|name| (name.clone(), changes(&from.template(name), &to.template(name))))
         .filter(|(_, c)| !c.is_empty())
