@@ -28,8 +28,8 @@ pub struct View<'a> {
 impl<'a> View<'a> {
     pub fn new(jobset: &'a JobSet, mut revisions: Vec<Revision>) -> Self {
         revisions.sort_by_key(|r| r.number);
-        let spec_templates = super::digest_of(&templates_of(jobset));
-        let spec = revisions.iter().find(|r| r.templates.same_as(spec_templates)).map(|r| r.number);
+        let spec_digest = super::digest_of(&templates_of(jobset));
+        let spec = revisions.iter().find(|r| r.templates.same_as(spec_digest)).map(|r| r.number);
         let running = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt())).map(|r| r.number);
         View { jobset, revisions, spec, running, also_running: None }
     }

@@ -264,8 +264,8 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     Ok(Fleet { workloads, client_forms, ..Fleet::new(jobsets, jobs, missing) })
 }
 
-/// A listed revision, read as its page arrives (so the raw objects of only one page are
-/// held at a time): who holds it, and what it says for each of its owners (by UID).
+/// A listed revision, read once the fleet's lists are in (`with_revisions`): who holds
+/// it, and what it says for each of its owners (by UID).
 struct ListedRevision {
     holder: crate::history::Holder,
     parsed: Vec<(String, std::result::Result<Revision, UnreadableRevision>)>,

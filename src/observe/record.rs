@@ -389,24 +389,21 @@ async fn list_revisions_of(
         names.clear();
     }
     let selector = super::fleet::label_selector_for(history::JOBSET_LABEL, &names);
-    let wanted: std::collections::HashSet<&str> = jobsets.iter().map(|js| js.uid()).collect();
-    let parsed = cluster
-        .list_revisions_with(
-            namespace,
-            &selector,
-            |object| {
-                // A staged change is listed with the history, not part of it.
-                if crate::plan::staged::is_staged(&object) {
-                    return Vec::new();
-                }
-                history::belongs_to(&object)
-                    .into_iter()
-                    .map(|uid| (uid.to_owned(), history::parse(&object, uid)))
-                    .collect::<Vec<_>>()
-            },
-            |parsed| parsed.into_iter().filter(|(uid, _)| wanted.contains(uid.as_str())).collect::<Vec<_>>(),
-        )
-        .await?;
+    // Owned, so that the parse thread filters before it parses.
+    let wanted: std::sync::Arc<std::collections::HashSet<String>> =
+        std::sync::Arc::new(jobsets.iter().map(|js| js.uid().to_owned()).collect());
+    let read = move |object: ControllerRevision| {
+        // A staged change is listed with the history, not part of it.
+        if crate::plan::staged::is_staged(&object) {
+            return Vec::new();
+        }
+        history::belongs_to(&object)
+            .into_iter()
+            .filter(|uid| wanted.contains(*uid))
+            .map(|uid| (uid.to_owned(), history::parse(&object, uid)))
+            .collect::<Vec<_>>()
+    };
+    let parsed = cluster.list_revisions_with(namespace, &selector, read, |r| r).await?;
     let mut by_owner: HashMap<String, Vec<std::result::Result<Revision, history::UnreadableRevision>>> =
         HashMap::new();
     for (uid, revision) in parsed.into_iter().flatten() {

@@ -180,16 +180,16 @@ impl<'a> Shared<'a> {
         let mut versions = self.versions.borrow_mut();
         let pending = versions.remove(&key)?;
         let now = history::templates_of(current);
+        // Each recorded revision read once, not once per pending version.
+        let recorded: Vec<history::Revision> =
+            recorded.iter().filter_map(|r| history::parse(r, current.uid()).ok()).collect();
         let mut rest: Vec<PendingVersion> = pending
             .into_iter()
             .filter(|v| {
                 let templates = v.templates();
                 let digest = history::digest_of(&templates);
                 !history::same_templates_in_order(&templates, &now)
-                    && !recorded
-                        .iter()
-                        .filter_map(|r| history::parse(r, current.uid()).ok())
-                        .any(|r| r.templates.same_as(digest))
+                    && !recorded.iter().any(|r| r.templates.same_as(digest))
             })
             .collect();
         if rest.is_empty() {
