@@ -76,10 +76,10 @@ async fn fetch(client: &Client, path: &str, page_size: u32) -> Result<(u64, u64)
             }
         }
         pages += 1;
-        // The plugin's own reading of a page's edges (it pipelines its pages on it).
+        // The token off the page's edges: the floor reads no JSON.
         let mut edges = head;
         edges.extend_from_slice(&tail);
-        token = kubectl_jobset::cluster::api::continue_token(&edges);
+        token = kubectl_jobset::cluster::list_body::continue_token_at_edges(&edges);
         if token.is_none() {
             return Ok((bytes, pages));
         }

@@ -15,37 +15,14 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Cluster;
+use super::list_body;
+use super::retry::{RetryPolicy, StreamedAnswer, format_wait, jitter, next_wait, retryable_error};
 use crate::error::{Error, JOBSET_RESOURCE, Op, Result};
 use crate::model::jobset::{ChildJob, JobSet};
 use crate::model::kueue::{self, Workload};
 
 /// Items per page for list requests (kubectl's default --chunk-size).
 pub const PAGE_SIZE: u32 = 500;
-
-/// The `continue` token of a raw list page, read from its first and last bytes only (a
-/// few KiB), so the next page can be asked for before this one is parsed. Built-in lists
-/// put their metadata before the items; custom resources' lists (JobSets) are encoded with
-/// sorted keys, so theirs comes last. A guess, checked by the caller against the parse.
-pub fn continue_token(page: &[u8]) -> Option<String> {
-    const EDGE: usize = 4096;
-    let head = String::from_utf8_lossy(&page[..page.len().min(EDGE)]);
-    let tail = String::from_utf8_lossy(&page[page.len().saturating_sub(EDGE)..]);
-    let metadata_first = match (head.find("\"metadata\""), head.find("\"items\"")) {
-        (Some(m), Some(i)) => m < i,
-        (Some(_), None) => true,
-        _ => false,
-    };
-    let metadata = if metadata_first {
-        &head[head.find("\"metadata\"")?..]
-    } else {
-        &tail[tail.rfind("\"metadata\"")?..]
-    };
-    // ListMeta holds no nested object: it ends at its first `}`.
-    let metadata = &metadata[..metadata.find('}').unwrap_or(metadata.len())];
-    let after_key = &metadata[metadata.find("\"continue\"")? + "\"continue\"".len()..];
-    let value = after_key.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
-    Some(value[..value.find('"')?].to_owned()).filter(|t| !t.is_empty())
-}
 
 /// Field manager for every write, so `managedFields` show who changed what.
 pub const FIELD_MANAGER: &str = "kubectl-jobset";
@@ -128,135 +105,42 @@ impl RevisionAsText {
     }
 }
 
-/// A list page, its items reduced one by one as they are parsed: a page's objects are
-/// never all held as parsed trees at once (only the one being reduced).
-struct Page<T> {
-    continue_token: Option<String>,
-    items: Vec<T>,
-}
-
-/// Reads a list page's JSON, each item through `reduce`.
+/// Reads a whole list page's JSON, each item through `reduce` (tests: the lister
+/// reads its pages as they arrive, with the same [`list_body::read_chunks`]).
+#[cfg(test)]
 fn read_page<K: DeserializeOwned, T>(
     text: &[u8],
     reduce: &impl Fn(K) -> T,
-) -> std::result::Result<Page<T>, serde_json::Error> {
-    use serde::de::DeserializeSeed;
-    let mut reader = serde_json::Deserializer::from_slice(text);
-    let page = PageSeed { reduce, object: std::marker::PhantomData }.deserialize(&mut reader)?;
-    reader.end()?;
-    Ok(page)
+) -> std::result::Result<list_body::Page<T>, serde_json::Error> {
+    list_body::read_chunks([bytes::Bytes::copy_from_slice(text)], reduce, |_| {})
 }
 
-/// Reads a list page (`{"metadata": {"continue": …}, "items": […], …}`) into a `Page`.
-struct PageSeed<'r, K, R> {
-    reduce: &'r R,
-    object: std::marker::PhantomData<K>,
-}
-
-impl<'de, K, T, R> serde::de::DeserializeSeed<'de> for PageSeed<'_, K, R>
-where
-    K: DeserializeOwned,
-    R: Fn(K) -> T,
-{
-    type Value = Page<T>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<Page<T>, D::Error> {
-        deserializer.deserialize_map(self)
-    }
-}
-
-impl<'de, K, T, R> serde::de::Visitor<'de> for PageSeed<'_, K, R>
-where
-    K: DeserializeOwned,
-    R: Fn(K) -> T,
-{
-    type Value = Page<T>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a list")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<Page<T>, A::Error> {
-        #[derive(serde::Deserialize)]
-        struct ListMeta {
-            #[serde(default, rename = "continue")]
-            continue_token: Option<String>,
-        }
-        let mut page = Page { continue_token: None, items: Vec::new() };
-        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-            match key.as_ref() {
-                "metadata" => page.continue_token = map.next_value::<ListMeta>()?.continue_token,
-                "items" => {
-                    page.items =
-                        map.next_value_seed(ItemsSeed { reduce: self.reduce, object: self.object })?
-                }
-                _ => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
-                }
-            }
-        }
-        Ok(page)
-    }
-}
-
-/// A page's `items` (or null), each object reduced as soon as it is parsed.
-struct ItemsSeed<'r, K, R> {
-    reduce: &'r R,
-    object: std::marker::PhantomData<K>,
-}
-
-impl<'de, K, T, R> serde::de::DeserializeSeed<'de> for ItemsSeed<'_, K, R>
-where
-    K: DeserializeOwned,
-    R: Fn(K) -> T,
-{
-    type Value = Vec<T>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> std::result::Result<Vec<T>, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de, K, T, R> serde::de::Visitor<'de> for ItemsSeed<'_, K, R>
-where
-    K: DeserializeOwned,
-    R: Fn(K) -> T,
-{
-    type Value = Vec<T>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a list's items")
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<Vec<T>, E> {
-        Ok(Vec::new())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<T>, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(object) = seq.next_element::<K>()? {
-            items.push((self.reduce)(object));
-        }
-        Ok(items)
-    }
+/// Why reading a streamed page failed.
+enum PageFailure {
+    /// The body broke off (a lost connection, a read timeout): the page may be asked again.
+    Body(kube::Error),
+    /// The answer was not a list of the objects expected.
+    Parse(serde_json::Error),
+    /// The parse task panicked.
+    Panicked(tokio::task::JoinError),
 }
 
 impl Cluster {
-    /// A response's body as it arrived, not copied (kube's `request_text` copies it into a
-    /// `String`: a second copy of every page while it is parsed). An error status is
-    /// `kube::Error::Api` with the server's Status, as kube makes it.
-    async fn request_bytes(&self, request: http::Request<Vec<u8>>) -> kube::Result<bytes::Bytes> {
+    /// Asks for a list page; the answer comes back once its headers are in, its body still
+    /// streaming (marked [`StreamedAnswer`], so the retry layer hands it on unread). An
+    /// error status is `kube::Error::Api` with the server's Status, as kube makes it.
+    async fn open_list(
+        &self,
+        url: &str,
+        params: &ListParams,
+    ) -> kube::Result<http::Response<kube::client::Body>> {
         use http_body_util::BodyExt;
+        let mut request = kube::core::Request::new(url).list(params).map_err(kube::Error::BuildRequest)?;
+        request.extensions_mut().insert(StreamedAnswer);
         let response = self.client.send(request.map(kube::client::Body::from)).await?;
         let status = response.status();
-        let body = response.into_body().collect().await?.to_bytes();
         if status.is_client_error() || status.is_server_error() {
+            let body = response.into_body().collect().await?.to_bytes();
             let status = serde_json::from_slice::<kube::core::Status>(&body).unwrap_or_else(|_| {
                 let text = String::from_utf8_lossy(&body);
                 kube::core::Status::failure(text.trim(), "Failed to parse error data")
@@ -264,7 +148,7 @@ impl Cluster {
             });
             return Err(kube::Error::Api(status.boxed()));
         }
-        Ok(body)
+        Ok(response)
     }
 
     /// Every object a list returns, following `continue` tokens page by page and passing
@@ -282,13 +166,15 @@ impl Cluster {
         self.list_pages_by(api, op, label_selector, None, |k: K| k, keep).await
     }
 
-    /// `list_pages` with a field selector too. Pages are pipelined: as soon as a page's
-    /// body is in, its `continue` token is read off its edges and the next page is asked
-    /// for, while this one is parsed on the blocking pool. The token read that way is
-    /// checked against the parsed one; should they ever differ, the early request is
-    /// dropped and the next page asked for again. Each object goes through `reduce` on
-    /// the blocking pool too (so the thread that drives the connections stays free),
-    /// then through `keep`.
+    /// `list_pages` with a field selector too. Each page is parsed as it arrives: its
+    /// chunks go to a parse task on the blocking pool (so the thread that drives the
+    /// connections stays free), which cuts out one item at a time, parses it and passes it
+    /// through `reduce`; no page is held whole. The moment a page's `continue` token has
+    /// been read (built-in lists send it first), the next page is asked for, so it is on
+    /// its way while this one is read. Each reduced object then goes through `keep`.
+    ///
+    /// A page whose body breaks off is asked for again (the retry layer only sees its
+    /// headers), with the same backoff and budget as the layer's retries.
     async fn list_pages_by<K, I, T, U>(
         &self,
         api: &Api<K>,
@@ -303,7 +189,7 @@ impl Cluster {
         I: DeserializeOwned + Send + 'static,
         T: Send + 'static,
     {
-        let mut params = ListParams {
+        let params = ListParams {
             label_selector: label_selector.map(str::to_owned),
             field_selector: field_selector.map(str::to_owned),
             ..Default::default()
@@ -311,44 +197,99 @@ impl Cluster {
         .limit(PAGE_SIZE);
         let url = api.resource_url().to_owned();
         let classify = |e: kube::Error| self.errors.classify(op.clone(), e);
-        let fetch = |params: ListParams| {
-            let request =
-                kube::core::Request::new(url.clone()).list(&params).map_err(kube::Error::BuildRequest);
-            async move {
-                let mut request = request?;
-                request.extensions_mut().insert("list");
-                self.request_bytes(request).await
-            }
-        };
+        let policy = RetryPolicy::within(self.errors.request_timeout);
         let mut items = Vec::new();
-        let mut text = fetch(params.clone()).await.map_err(classify)?;
+        let mut this_page = params.clone();
+        // The next page, asked for while the one before it was read.
+        let mut asked_early = None;
         loop {
-            let early = continue_token(&text);
-            let reduce = reduce.clone();
-            let parse = tokio::task::spawn_blocking(move || {
-                read_page::<I, T>(&text, &reduce).map(|page| (page.continue_token, page.items))
-            });
-            let (page, next) = match &early {
-                Some(token) => {
-                    let next = ListParams { continue_token: Some(token.clone()), ..params.clone() };
-                    let (page, next) = tokio::join!(parse, fetch(next));
-                    (page, Some(next))
-                }
-                None => (parse.await, None),
+            let (started, mut tries) = (std::time::Instant::now(), 1);
+            let (page, next) = loop {
+                let response = match asked_early.take() {
+                    Some(response) => response,
+                    None => self.open_list(&url, &this_page).await,
+                };
+                let response = response.map_err(classify)?;
+                let failure = match self.read_streamed_page(response, &url, &this_page, reduce.clone()).await
+                {
+                    Ok(read) => break read,
+                    Err(failure) => failure,
+                };
+                let err = match failure {
+                    PageFailure::Body(err) => err,
+                    PageFailure::Parse(err) => return Err(classify(kube::Error::SerdeError(err))),
+                    PageFailure::Panicked(err) => return Err(Error::decode("a list page", err)),
+                };
+                let reason = retryable_error(&err);
+                let wait = reason
+                    .as_ref()
+                    .and_then(|_| next_wait(&policy, tries, started.elapsed(), None, jitter()));
+                let (Some(reason), Some(wait)) = (reason, wait) else { return Err(classify(err)) };
+                tries += 1;
+                let query = kube::core::Request::new(&url).list(&this_page).map(|r| r.uri().to_string());
+                let shown = self.log.url(&query.unwrap_or_else(|_| url.clone()));
+                let (of, wait_text) = (policy.max_tries, format_wait(wait));
+                self.log.note(
+                    6,
+                    &format!("retrying GET {shown} after {reason} (try {tries} of {of}, in {wait_text})"),
+                );
+                tokio::time::sleep(wait).await;
             };
-            // Only a panic while parsing fails the task.
-            let page = page.map_err(|e| Error::decode("a list page", e))?;
-            let page = page.map_err(|e| classify(kube::Error::SerdeError(e)))?;
-            let (token, page) = page;
-            let token = token.filter(|c| !c.is_empty());
-            items.extend(page.into_iter().map(&mut keep));
-            let Some(token) = token else { return Ok(items) };
-            params.continue_token = Some(token.clone());
-            text = match next {
-                Some(next) if early.as_deref() == Some(token.as_str()) => next.map_err(classify)?,
-                _ => fetch(params.clone()).await.map_err(classify)?,
-            };
+            items.extend(page.items.into_iter().map(&mut keep));
+            let Some(token) = page.continue_token else { return Ok(items) };
+            this_page.continue_token = Some(token);
+            asked_early = next;
         }
+    }
+
+    /// Reads one page from its streaming answer (see `list_pages_by`); with it, the next
+    /// page's answer if it was asked for as soon as this page's token was read.
+    async fn read_streamed_page<I, T>(
+        &self,
+        response: http::Response<kube::client::Body>,
+        url: &str,
+        this_page: &ListParams,
+        reduce: impl Fn(I) -> T + Send + 'static,
+    ) -> std::result::Result<
+        (list_body::Page<T>, Option<kube::Result<http::Response<kube::client::Body>>>),
+        PageFailure,
+    >
+    where
+        I: DeserializeOwned + Send + 'static,
+        T: Send + 'static,
+    {
+        use http_body_util::BodyExt;
+        // A few chunks in flight: the rest of the page waits in the socket, not here.
+        let (chunks, mut arrived) = tokio::sync::mpsc::channel::<bytes::Bytes>(4);
+        let (tell_token, told_token) = tokio::sync::oneshot::channel::<Option<String>>();
+        let parse = tokio::task::spawn_blocking(move || {
+            let mut tell_token = Some(tell_token);
+            list_body::read_chunks(std::iter::from_fn(|| arrived.blocking_recv()), &reduce, |token| {
+                if let Some(tell) = tell_token.take() {
+                    let _ = tell.send(token);
+                }
+            })
+        });
+        let pump = async move {
+            let mut body = std::pin::pin!(response.into_body());
+            while let Some(frame) = body.frame().await {
+                let Ok(data) = frame?.into_data() else { continue };
+                if chunks.send(data).await.is_err() {
+                    // The parse stopped early (not a list): its error says why.
+                    break;
+                }
+            }
+            Ok::<(), kube::Error>(())
+        };
+        let ask_next = async {
+            let token = told_token.await.ok().flatten()?;
+            let next = ListParams { continue_token: Some(token), ..this_page.clone() };
+            Some(self.open_list(url, &next).await)
+        };
+        let (pumped, next, parsed) = tokio::join!(pump, ask_next, parse);
+        pumped.map_err(PageFailure::Body)?;
+        let page = parsed.map_err(PageFailure::Panicked)?.map_err(PageFailure::Parse)?;
+        Ok((page, next))
     }
 
     pub async fn list_jobsets(&self, namespace: Option<&str>, selector: Option<&str>) -> Result<Vec<JobSet>> {
@@ -638,7 +579,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read_names(text: &str) -> std::result::Result<Page<String>, serde_json::Error> {
+    fn read_names(text: &str) -> std::result::Result<list_body::Page<String>, serde_json::Error> {
         read_page(text.as_bytes(), &|ns: Namespace| ns.metadata.name.unwrap_or_default())
     }
 
@@ -691,25 +632,6 @@ mod tests {
         let bare = r#"{"metadata":{},"items":[{"metadata":{"name":"r"},"revision":1}]}"#;
         let held = read_page(bare.as_bytes(), &RevisionAsText::into_revision).unwrap().items.remove(0);
         assert_eq!(held.data, None);
-    }
-
-    #[test]
-    fn the_continue_token_is_read_off_the_edges_of_either_kind_of_list() {
-        let job_page = br#"{"kind":"JobList","apiVersion":"batch/v1","metadata":{"resourceVersion":"9","continue":"eyJ2Ijoi","remainingItemCount":3},"items":[{"metadata":{"name":"a","continue":"no"}}]}"#;
-        assert_eq!(continue_token(job_page).as_deref(), Some("eyJ2Ijoi"));
-        // Sorted keys (custom resources): the list's metadata comes after the items, which
-        // here are longer than the edge that is read.
-        let items = format!(r#"[{{"metadata":{{"name":"a"}},"pad":"{}"}}]"#, "x".repeat(10_000));
-        let jobset_page = format!(
-            r#"{{"apiVersion":"jobset.x-k8s.io/v1alpha2","items":{items},"kind":"JobSetList","metadata":{{"continue":"abc","remainingItemCount":8,"resourceVersion":"22101"}}}}"#
-        );
-        assert_eq!(continue_token(jobset_page.as_bytes()).as_deref(), Some("abc"));
-        let last = br#"{"apiVersion":"x/v1","items":[{"metadata":{"name":"a"}}],"kind":"XList","metadata":{"resourceVersion":"9"}}"#;
-        assert_eq!(continue_token(last), None);
-        let empty = br#"{"kind":"JobList","apiVersion":"batch/v1","metadata":{"resourceVersion":"9","continue":""},"items":[]}"#;
-        assert_eq!(continue_token(empty), None);
-        let pretty = b"{\n  \"kind\": \"JobList\",\n  \"metadata\": {\n    \"continue\": \"t1\"\n  },\n  \"items\": []\n}";
-        assert_eq!(continue_token(pretty).as_deref(), Some("t1"));
     }
 
     #[test]

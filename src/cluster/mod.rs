@@ -7,6 +7,7 @@ mod connect;
 pub mod events;
 pub mod guarded;
 pub mod handover;
+pub mod list_body;
 pub mod request_log;
 pub mod retry;
 pub mod watch;

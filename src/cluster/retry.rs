@@ -10,6 +10,9 @@
 //!
 //! The answer to a retried request is read in full inside this layer, so a body cut
 //! short is seen (and retried) here rather than after the response has been handed on.
+//! A list page marked [`StreamedAnswer`] is the exception: its body is handed on as it
+//! arrives (it is parsed item by item and never held whole), so this layer retries it
+//! only until its headers are in, and the lister retries a page cut short itself.
 //! The decisions are pure functions; [`RetryService`] only carries them out.
 
 use std::error::Error as StdError;
@@ -29,6 +32,11 @@ use tower::{BoxError, Layer, Service, ServiceExt};
 
 use super::classify::{Cause, diagnose};
 use super::request_log::RequestLog;
+
+/// Marks a request whose answer is handed on as it arrives, not read whole first: a
+/// body cut short then fails whoever reads it, who retries (see the module's note).
+#[derive(Debug, Clone, Copy)]
+pub struct StreamedAnswer;
 
 /// The response body this layer hands on: the server's stream, or bytes read in full.
 pub type RetryBody = UnsyncBoxBody<Bytes, BoxError>;
@@ -258,7 +266,7 @@ async fn send_with_retries<S, B>(
 ) -> Result<Response<RetryBody>, BoxError>
 where
     S: Service<Request<Body>, Response = Response<B>, Error = BoxError> + Clone,
-    B: http_body::Body<Data = Bytes>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
     let started = Instant::now();
@@ -266,10 +274,10 @@ where
     loop {
         let attempt = copy_request(&request);
         let outcome = match (tries, policy.budget) {
-            (1, _) | (_, None) => read_whole(inner.clone(), attempt).await,
+            (1, _) | (_, None) => answer(inner.clone(), attempt).await,
             (_, Some(budget)) => {
                 let left = budget.saturating_sub(started.elapsed());
-                tokio::time::timeout(left, read_whole(inner.clone(), attempt))
+                tokio::time::timeout(left, answer(inner.clone(), attempt))
                     .await
                     .unwrap_or_else(|_| Err(timed_out()))
             }
@@ -297,6 +305,21 @@ where
         log.note(6, &format!("retrying {method} {url} after {reason} (try {tries} of {of}, in {wait_text})"));
         tokio::time::sleep(wait).await;
     }
+}
+
+/// Sends one try: the answer read whole, or with its body still streaming when the
+/// request is marked [`StreamedAnswer`].
+async fn answer<S, B>(inner: S, request: Request<Body>) -> Result<Response<RetryBody>, BoxError>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = BoxError>,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    if request.extensions().get::<StreamedAnswer>().is_some() {
+        let response = inner.oneshot(request).await?;
+        return Ok(response.map(|body| body.map_err(Into::into).boxed_unsync()));
+    }
+    read_whole(inner, request).await
 }
 
 /// Sends one try and reads the whole answer, so a body cut short fails the try. Each
