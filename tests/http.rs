@@ -824,3 +824,32 @@ async fn history_of_a_deleted_jobset_is_the_same_reads_and_no_write() {
         ]
     );
 }
+
+/// The recorder's probe for streamed initial lists: one watch of JobSets that matches
+/// none, with sendInitialEvents; a server that refuses it (WatchList off, 422) means
+/// listing in pages.
+#[tokio::test]
+async fn the_recorder_probes_once_for_streamed_initial_lists_and_falls_back_on_refusal() {
+    const PROBE: &str = "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&watch=true&timeoutSeconds=1&fieldSelector=metadata.name%3Dkubectl-jobset.io-probe&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=0";
+    for (reply, streamed) in [
+        (Reply::ok(json!({"type": "BOOKMARK", "object": {}})), true),
+        (
+            Reply::status(
+                422,
+                "Invalid",
+                "sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+            ),
+            false,
+        ),
+    ] {
+        let (cluster, api) = api_server::cluster("ml");
+        let mut reply = Some(reply);
+        let server = tokio::spawn(serve(api, move |_| reply.take().expect("one request")));
+        assert_eq!(
+            kubectl_jobset::cluster::watch::streams_initial_events(&cluster, Some("ml")).await,
+            streamed
+        );
+        drop(cluster);
+        assert_eq!(server.await.unwrap(), [PROBE]);
+    }
+}

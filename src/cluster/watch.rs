@@ -176,3 +176,14 @@ pub fn next_snapshot(
         Some(Err(e)) => Err(e),
     }
 }
+
+/// Whether the API server hands a watch its initial state as a stream of events
+/// (`sendInitialEvents`, the WatchList feature, on by default from Kubernetes 1.34). A
+/// watcher that starts that way gets its objects one at a time, instead of in pages of
+/// 500 parsed whole. Probed once, with a watch of
+/// JobSets that matches none (any failure: the pages, as before).
+pub async fn streams_initial_events(cluster: &Cluster, namespace: Option<&str>) -> bool {
+    let probe =
+        kube::api::WatchParams::streaming_lists().fields("metadata.name=kubectl-jobset.io-probe").timeout(1);
+    api::<JobSet>(cluster, namespace).watch(&probe, "0").await.is_ok()
+}

@@ -38,7 +38,17 @@ pub(super) fn stores() -> (Stores, Writers) {
 pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &RecorderPlan, writers: Writers) {
     let (jobset_writer, job_writer, revision_writer) = writers;
     let ns = plan.namespace.as_deref();
-    let mut jobset_config = watcher::Config::default();
+    let streamed = crate::cluster::watch::streams_initial_events(cluster, ns).await;
+    shared.say(if streamed {
+        "listing by watch: the API server streams each watch's initial objects"
+    } else {
+        "listing in pages: the API server does not stream a watch's initial objects (WatchList)"
+    });
+    // Each watch lists its objects as a stream of events when the server can, one object
+    // at a time; a list in pages holds a page of 500 objects parsed whole.
+    let config =
+        || if streamed { watcher::Config::default().streaming_lists() } else { watcher::Config::default() };
+    let mut jobset_config = config();
     if let Some(selector) = &plan.selector {
         jobset_config = jobset_config.labels(selector);
     }
@@ -77,7 +87,7 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
     );
     let job_events = reflector::reflector(
         job_writer,
-        watcher(api::<ChildJob>(cluster, ns), watcher::Config::default().labels(labels::JOBSET_NAME))
+        watcher(api::<ChildJob>(cluster, ns), config().labels(labels::JOBSET_NAME))
             .map_ok(|event| event.modify(|job| forms.lock().expect("no panic holds the lock").reduce(job)))
             .default_backoff(),
     );
@@ -86,17 +96,14 @@ pub(super) async fn watch(shared: &Shared<'_>, cluster: &Cluster, plan: &Recorde
     // writes them back whole.
     let revision_events = reflector::reflector(
         revision_writer,
-        watcher(
-            api::<ControllerRevision>(cluster, ns),
-            watcher::Config::default().labels(history::JOBSET_LABEL),
-        )
-        .map_ok(|event| {
-            event.modify(|revision| {
-                revision.metadata.managed_fields = None;
-                history::compact_data(revision);
+        watcher(api::<ControllerRevision>(cluster, ns), config().labels(history::JOBSET_LABEL))
+            .map_ok(|event| {
+                event.modify(|revision| {
+                    revision.metadata.managed_fields = None;
+                    history::compact_data(revision);
+                })
             })
-        })
-        .default_backoff(),
+            .default_backoff(),
     );
     tokio::join!(
         drive(
