@@ -1,8 +1,10 @@
 //! rawfloor: the physical floor of a fleet read, for `make bench`. It fetches the lists a
 //! fleet command needs, in parallel, over the same client stack the plugin uses (kube's
-//! hyper client, TLS, the same page size), reads every body to its end and drops it. The
-//! only parse is the `continue` token at the head of each page, which the next page
-//! needs. A command's wall time divided by this one's is how far above the transfer it is.
+//! hyper client, TLS, paged as the plugin pages: JobSets in one answer, Jobs and
+//! revisions in pages of `--page-size`, see `kubectl_jobset::cluster::api::Paging`), reads
+//! every body to its end and drops it. The only parse is the `continue` token at the
+//! edges of each page, which the next page needs. A command's wall time divided by this
+//! one's is how far above the transfer it is.
 //!
 //!   rawfloor --kubeconfig PATH [--lists jobsets,jobs,revisions]
 //!
@@ -19,6 +21,7 @@ use clap::Parser;
 use http_body_util::BodyExt;
 use kube::Client;
 use kube::config::{Config, KubeConfigOptions, Kubeconfig};
+use kubectl_jobset::cluster::api::Paging;
 
 #[derive(Parser)]
 struct Args {
@@ -26,16 +29,22 @@ struct Args {
     kubeconfig: std::path::PathBuf,
     #[arg(long, value_delimiter = ',', default_value = "jobsets,jobs,revisions")]
     lists: Vec<String>,
-    /// Items per page, as the plugin pages (kubectl_jobset::cluster::api::PAGE_SIZE).
+    /// Items per page of the paged lists, as the plugin pages (kubectl_jobset::cluster::api::PAGE_SIZE).
     #[arg(long, default_value_t = 500)]
     page_size: u32,
+    /// Page the JobSets too (the plugin asks for them whole): what the floor was before.
+    #[arg(long)]
+    page_jobsets: bool,
 }
 
-fn path_of(list: &str) -> Result<&'static str> {
+/// A list's path, and whether the plugin pages it.
+fn path_of(list: &str) -> Result<(&'static str, Paging)> {
     Ok(match list {
-        "jobsets" => "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
-        "jobs" => "/apis/batch/v1/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name",
-        "revisions" => "/apis/apps/v1/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name",
+        "jobsets" => ("/apis/jobset.x-k8s.io/v1alpha2/jobsets", Paging::Whole),
+        "jobs" => ("/apis/batch/v1/jobs?labelSelector=jobset.sigs.k8s.io%2Fjobset-name", Paging::Pages),
+        "revisions" => {
+            ("/apis/apps/v1/controllerrevisions?labelSelector=kubectl-jobset.io%2Fjobset-name", Paging::Pages)
+        }
         other => bail!("unknown list {other:?}: jobsets, jobs or revisions"),
     })
 }
@@ -44,15 +53,18 @@ fn path_of(list: &str) -> Result<&'static str> {
 const EDGE: usize = 4096;
 
 /// Fetches every page of one list; returns (bytes, pages).
-async fn fetch(client: &Client, path: &str, page_size: u32) -> Result<(u64, u64)> {
-    let sep = if path.contains('?') { '&' } else { '?' };
+async fn fetch(client: &Client, path: &str, page_size: Option<u32>) -> Result<(u64, u64)> {
     let (mut bytes, mut pages) = (0u64, 0u64);
     let mut token: Option<String> = None;
     loop {
-        let mut uri = format!("{path}{sep}limit={page_size}");
+        let mut query: Vec<String> = page_size.map(|n| format!("limit={n}")).into_iter().collect();
         if let Some(token) = &token {
-            uri.push_str("&continue=");
-            uri.push_str(&url_escape(token));
+            query.push(format!("continue={}", url_escape(token)));
+        }
+        let mut uri = path.to_owned();
+        if !query.is_empty() {
+            uri.push(if path.contains('?') { '&' } else { '?' });
+            uri.push_str(&query.join("&"));
         }
         let request = http::Request::get(&uri).body(kube::client::Body::from(Vec::new()))?;
         let response = client.send(request).await.with_context(|| format!("GET {uri}"))?;
@@ -103,9 +115,14 @@ async fn main() -> Result<()> {
     let config = Config::from_custom_kubeconfig(kubeconfig, &KubeConfigOptions::default()).await?;
     let client = Client::try_from(config)?;
     let paths = args.lists.iter().map(|l| path_of(l)).collect::<Result<Vec<_>>>()?;
+    let page_size = |paging: Paging| match paging {
+        Paging::Pages => Some(args.page_size),
+        Paging::Whole => args.page_jobsets.then_some(args.page_size),
+    };
     let start = Instant::now();
     let results =
-        futures::future::try_join_all(paths.iter().map(|p| fetch(&client, p, args.page_size))).await?;
+        futures::future::try_join_all(paths.iter().map(|(p, paging)| fetch(&client, p, page_size(*paging))))
+            .await?;
     let ms = start.elapsed().as_millis();
     let bytes: u64 = results.iter().map(|r| r.0).sum();
     let pages: u64 = results.iter().map(|r| r.1).sum();

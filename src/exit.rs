@@ -36,3 +36,16 @@ pub fn leave<T>(read: T) {
         false => drop(read),
     }
 }
+
+/// `leave` for what a command read while it still has output to write: freed on another
+/// thread meanwhile (a fleet read's millions of small allocations take milliseconds to
+/// free), so the output does not wait for it. Dropped here when the process goes on, or
+/// when no thread can be started (the failed spawn drops it).
+pub fn let_go<T: Send + 'static>(read: T) {
+    match ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
+        true => {
+            let _ = std::thread::Builder::new().name("let-go".into()).spawn(move || drop(read));
+        }
+        false => drop(read),
+    }
+}

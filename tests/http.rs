@@ -41,7 +41,7 @@ async fn serve(api: ApiServer, mut answer: impl FnMut(&str) -> Reply) -> Vec<Str
 }
 
 #[tokio::test]
-async fn list_in_a_namespace_is_two_paginated_lists() {
+async fn list_in_a_namespace_is_the_jobsets_whole_and_the_jobs_in_pages() {
     let (cluster, api) = api_server::cluster("ml");
     let server = tokio::spawn(serve(api, |uri| {
         if uri.contains("/jobsets") {
@@ -57,7 +57,7 @@ async fn list_in_a_namespace_is_two_paginated_lists() {
         server.await.unwrap(),
         [
             "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500",
-            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500",
+            "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?",
         ]
     );
 }
@@ -101,7 +101,7 @@ async fn continue_tokens_are_followed() {
     let seen = server.await.unwrap();
     assert_eq!(seen.len(), 3, "{seen:?}");
     assert!(
-        seen.iter().any(|s| s == "GET /apis/jobset.x-k8s.io/v1alpha2/jobsets?&limit=500&continue=page2"),
+        seen.iter().any(|s| s == "GET /apis/jobset.x-k8s.io/v1alpha2/jobsets?&continue=page2"),
         "{seen:?}"
     );
 }
@@ -154,6 +154,49 @@ async fn the_next_page_is_asked_for_before_this_one_is_parsed() {
         assert_eq!(seen.len(), 2, "one request per page, the early one used: {seen:?}");
         assert_eq!(kept_at_page_2.load(Ordering::SeqCst), 0, "page 2 asked for before page 1 was handed on");
     }
+}
+
+/// Issue 30: a metadata-first page's `continue` token is read off its first bytes on the
+/// task that receives them, not by the parse thread, so the next page is asked for even
+/// while the one parse thread (the binary has one) is busy with another list: here it is
+/// held by another task until page 2 has been asked for (10 s at most).
+#[test]
+fn the_next_page_is_asked_for_while_the_parse_thread_is_busy() {
+    use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+    use std::time::{Duration, Instant};
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().max_blocking_threads(1).build().unwrap();
+    runtime.block_on(async {
+        let (cluster, api) = api_server::cluster("ml");
+        let asked = Arc::new(AtomicBool::new(false));
+        let asked_seen = asked.clone();
+        let page = |name: &str, token: &str| {
+            json!({"kind": "JobList", "apiVersion": "batch/v1", "metadata": {"continue": token}, "items": [child_job(name, "ml", 0)]})
+        };
+        let server = tokio::spawn(serve(api, move |uri| {
+            if uri.contains("continue=page2") {
+                asked_seen.store(true, SeqCst);
+                Reply::ok(page("b", ""))
+            } else {
+                Reply::ok(page("a", "page2"))
+            }
+        }));
+        let watched = asked.clone();
+        let busy = tokio::task::spawn_blocking(move || {
+            let until = Instant::now() + Duration::from_secs(10);
+            while !watched.load(SeqCst) && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            watched.load(SeqCst)
+        });
+        let jobs = cluster
+            .list_jobs(Some("ml"), "jobset.sigs.k8s.io/jobset-name", |job| job.metadata.name)
+            .await
+            .unwrap();
+        assert!(busy.await.unwrap(), "page 2 was asked for while the parse thread was held");
+        assert_eq!(jobs, [Some("a-w-0".to_owned()), Some("b-w-0".to_owned())]);
+        assert_eq!(server.await.unwrap().len(), 2);
+    });
 }
 
 #[tokio::test]
@@ -267,7 +310,7 @@ impl FakeApi {
     }
 }
 
-const LIST_JOBSETS: &str = "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500";
+const LIST_JOBSETS: &str = "GET /apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?";
 const LIST_JOBS: &str =
     "GET /apis/batch/v1/namespaces/ml/jobs?&labelSelector=jobset.sigs.k8s.io%2Fjobset-name&limit=500";
 const LIST_REVISIONS: &str = "GET /apis/apps/v1/namespaces/ml/controllerrevisions?&labelSelector=kubectl-jobset.io%2Fjobset-name&limit=500";

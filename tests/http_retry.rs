@@ -78,7 +78,7 @@ async fn serve(server: ApiServer, script: Vec<Reply>) -> Vec<String> {
     seen.iter().map(|r| r.line()).collect()
 }
 
-const LIST_URL: &str = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?&limit=500";
+const LIST_URL: &str = "/apis/jobset.x-k8s.io/v1alpha2/namespaces/ml/jobsets?";
 
 #[tokio::test]
 async fn a_list_throttled_with_retry_after_is_retried_once_after_that_wait() {

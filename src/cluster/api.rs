@@ -24,6 +24,22 @@ use crate::model::kueue::{self, Workload};
 /// Items per page for list requests (kubectl's default --chunk-size).
 pub const PAGE_SIZE: u32 = 500;
 
+/// How a list is asked for. A first page (or a whole list) is served from the API
+/// server's watch cache; a continuation is read from etcd and decoded there. Built-in
+/// objects are stored as protobuf and decode fast, so their lists come in pages (the
+/// next asked for while one is read). Custom resources are stored as JSON, and decoding
+/// them is slow: on the test control plane (Kubernetes 1.36, 1000 JobSets) the first page
+/// of 500 takes 90 ms, its continuation 240-500 ms, all 1000 at once 170-200 ms. So
+/// JobSets (and Kueue's objects) come in one answer; it is parsed as it arrives, item by
+/// item, so this process holds no more for it than for a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paging {
+    /// Pages of `PAGE_SIZE`.
+    Pages,
+    /// The whole list in one answer (a continue token, if a server sends one, is followed).
+    Whole,
+}
+
 /// Field manager for every write, so `managedFields` show who changed what.
 pub const FIELD_MANAGER: &str = "kubectl-jobset";
 
@@ -158,12 +174,13 @@ impl Cluster {
         api: &Api<K>,
         op: Op,
         label_selector: Option<&str>,
+        paging: Paging,
         keep: impl FnMut(K) -> U,
     ) -> Result<Vec<U>>
     where
         K: kube::Resource + Clone + DeserializeOwned + std::fmt::Debug + Send + 'static,
     {
-        self.list_pages_by(api, op, label_selector, None, |k: K| k, keep).await
+        self.list_pages_by(api, op, (label_selector, None), paging, |k: K| k, keep).await
     }
 
     /// `list_pages` with a field selector too. Each page is parsed as it arrives: its
@@ -179,8 +196,8 @@ impl Cluster {
         &self,
         api: &Api<K>,
         op: Op,
-        label_selector: Option<&str>,
-        field_selector: Option<&str>,
+        (label_selector, field_selector): (Option<&str>, Option<&str>),
+        paging: Paging,
         reduce: impl Fn(I) -> T + Send + Sync + Clone + 'static,
         mut keep: impl FnMut(T) -> U,
     ) -> Result<Vec<U>>
@@ -192,9 +209,9 @@ impl Cluster {
         let params = ListParams {
             label_selector: label_selector.map(str::to_owned),
             field_selector: field_selector.map(str::to_owned),
+            limit: (paging == Paging::Pages).then_some(PAGE_SIZE),
             ..Default::default()
-        }
-        .limit(PAGE_SIZE);
+        };
         let url = api.resource_url().to_owned();
         let classify = |e: kube::Error| self.errors.classify(op.clone(), e);
         let policy = RetryPolicy::within(self.errors.request_timeout);
@@ -270,10 +287,17 @@ impl Cluster {
                 }
             })
         });
+        // The token off the page's first bytes, read here as they arrive (metadata-first
+        // lists), so the next page is asked for even while the parse thread is busy.
+        let (tell_head, told_head) = tokio::sync::oneshot::channel::<list_body::Head>();
         let pump = async move {
             let mut body = std::pin::pin!(response.into_body());
+            let (mut head, mut tell_head) = (list_body::HeadReader::default(), Some(tell_head));
             while let Some(frame) = body.frame().await {
                 let Ok(data) = frame?.into_data() else { continue };
+                if let Some(answer) = tell_head.as_ref().and_then(|_| head.feed(&data)) {
+                    let _ = tell_head.take().map(|tell| tell.send(answer.clone()));
+                }
                 if chunks.send(data).await.is_err() {
                     // The parse stopped early (not a list): its error says why.
                     break;
@@ -282,7 +306,11 @@ impl Cluster {
             Ok::<(), kube::Error>(())
         };
         let ask_next = async {
-            let token = told_token.await.ok().flatten()?;
+            let token = match told_head.await {
+                Ok(list_body::Head::Metadata(token)) => token,
+                // Metadata last, or the answer ended first: the parse tells.
+                _ => told_token.await.ok().flatten(),
+            }?;
             let next = ListParams { continue_token: Some(token), ..this_page.clone() };
             Some(self.open_list(url, &next).await)
         };
@@ -315,7 +343,15 @@ impl Cluster {
         reduce: impl Fn(JobSet) -> U + Send + Sync + Clone + 'static,
     ) -> Result<Vec<U>> {
         let op = Op::new("list", JOBSET_RESOURCE, namespace);
-        self.list_pages_by(&api::<JobSet>(self, namespace), op, selector, fields, reduce, |u| u).await
+        self.list_pages_by(
+            &api::<JobSet>(self, namespace),
+            op,
+            (selector, fields),
+            Paging::Whole,
+            reduce,
+            |u| u,
+        )
+        .await
     }
 
     pub async fn get_jobset(&self, namespace: &str, name: &str) -> Result<JobSet> {
@@ -358,7 +394,7 @@ impl Cluster {
         keep: impl FnMut(ChildJob) -> U,
     ) -> Result<Vec<U>> {
         let op = Op::new("list", JOBS_RESOURCE, namespace);
-        self.list_pages(&api::<ChildJob>(self, namespace), op, Some(selector), keep).await
+        self.list_pages(&api::<ChildJob>(self, namespace), op, Some(selector), Paging::Pages, keep).await
     }
 
     /// `list_jobs`, passing each Job through `reduce` as it is parsed, on the parse thread.
@@ -369,7 +405,8 @@ impl Cluster {
         reduce: impl Fn(ChildJob) -> U + Send + Sync + Clone + 'static,
     ) -> Result<Vec<U>> {
         let op = Op::new("list", JOBS_RESOURCE, namespace);
-        self.list_pages_by(&api::<ChildJob>(self, namespace), op, Some(selector), None, reduce, |u| u).await
+        let api = api::<ChildJob>(self, namespace);
+        self.list_pages_by(&api, op, (Some(selector), None), Paging::Pages, reduce, |u| u).await
     }
 
     /// Server-side dry-run create of a Job (`dryRun=All`): the Job as the API server would
@@ -393,7 +430,7 @@ impl Cluster {
     ) -> Result<Vec<ControllerRevision>> {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
         let api = api::<ControllerRevision>(self, namespace);
-        self.list_pages(&api, op, Some(selector), |r| r).await
+        self.list_pages(&api, op, Some(selector), Paging::Pages, |r| r).await
     }
 
     /// The revisions a selector matches, each with its data held as the JSON text it came
@@ -411,7 +448,7 @@ impl Cluster {
         let op = Op::new("list", REVISIONS_RESOURCE, namespace);
         let api = api::<ControllerRevision>(self, namespace);
         let reduce = move |listed: RevisionAsText| reduce(listed.into_revision());
-        self.list_pages_by(&api, op, Some(selector), None, reduce, keep).await
+        self.list_pages_by(&api, op, (Some(selector), None), Paging::Pages, reduce, keep).await
     }
 
     pub async fn create_revision(
@@ -489,7 +526,7 @@ impl Cluster {
     pub async fn namespace_names(&self) -> Result<Vec<String>> {
         let op = Op::new("list", "namespaces", None);
         let api: Api<Namespace> = Api::all(self.client.clone());
-        self.list_pages(&api, op, None, |ns| ns.metadata.name.unwrap_or_default()).await
+        self.list_pages(&api, op, None, Paging::Pages, |ns| ns.metadata.name.unwrap_or_default()).await
     }
 }
 
@@ -560,7 +597,7 @@ impl Cluster {
                 None => Api::all_with(self.client.clone(), &resource),
             };
             let op = Op::new("list", resource_name, namespace);
-            match self.list_pages(&api, op, None, read).await {
+            match self.list_pages(&api, op, None, Paging::Whole, read).await {
                 Ok(objects) => return Ok(Some(objects)),
                 Err(Error::NotFound { .. }) => continue,
                 Err(e @ Error::Forbidden { .. }) => {

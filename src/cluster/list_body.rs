@@ -277,6 +277,55 @@ impl ListCutter {
     }
 }
 
+/// What the first bytes of a list page say of its `continue` token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Head {
+    /// The list's metadata came before any item (built-in lists): its token, if any.
+    Metadata(Option<String>),
+    /// An item came first (custom resources' lists, sorted keys): the token comes last.
+    ItemsFirst,
+}
+
+/// Reads a page's first bytes as they arrive, on the task that receives them, until its
+/// metadata or first item: the next page can be asked for before the parse thread, busy
+/// with other pages, reaches this one. It stops scanning once it has its answer.
+#[derive(Debug, Default)]
+pub struct HeadReader {
+    cutter: ListCutter,
+    head: Option<Head>,
+}
+
+impl HeadReader {
+    /// Reads one more chunk; the answer once the head has said it.
+    pub fn feed(&mut self, chunk: &[u8]) -> Option<&Head> {
+        if self.head.is_none() {
+            let head = &mut self.head;
+            // Stopping early is an error to the cutter; a malformed list is the parse's to report.
+            let _ = self.cutter.feed(chunk, |piece| {
+                *head = Some(match piece {
+                    Piece::Metadata(bytes) => Head::Metadata(token_of(bytes)?),
+                    Piece::Item(_) => Head::ItemsFirst,
+                });
+                Err(serde_json::Error::custom("head read"))
+            });
+            if self.head.is_none() && self.cutter.state == State::Done {
+                self.head = Some(Head::Metadata(None));
+            }
+        }
+        self.head.as_ref()
+    }
+}
+
+/// The `continue` token in a list's metadata (None when empty or absent).
+fn token_of(metadata: &[u8]) -> Result<Option<String>, serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct ListMeta {
+        #[serde(default, rename = "continue")]
+        continue_token: Option<String>,
+    }
+    Ok(serde_json::from_slice::<ListMeta>(metadata)?.continue_token.filter(|t| !t.is_empty()))
+}
+
 /// A list page: its items, each reduced, and the token of the next page.
 #[derive(Debug)]
 pub struct Page<T> {
@@ -292,19 +341,13 @@ pub fn read_chunks<I: DeserializeOwned, T>(
     reduce: &impl Fn(I) -> T,
     mut on_token: impl FnMut(Option<String>),
 ) -> Result<Page<T>, serde_json::Error> {
-    #[derive(serde::Deserialize)]
-    struct ListMeta {
-        #[serde(default, rename = "continue")]
-        continue_token: Option<String>,
-    }
     let mut cutter = ListCutter::default();
     let mut page = Page { continue_token: None, items: Vec::new() };
     for chunk in chunks {
         cutter.feed(&chunk, |piece| {
             match piece {
                 Piece::Metadata(bytes) => {
-                    let token = serde_json::from_slice::<ListMeta>(bytes)?.continue_token;
-                    page.continue_token = token.filter(|t| !t.is_empty());
+                    page.continue_token = token_of(bytes)?;
                     on_token(page.continue_token.clone());
                 }
                 Piece::Item(bytes) => page.items.push(reduce(serde_json::from_slice::<I>(bytes)?)),
@@ -400,6 +443,39 @@ mod tests {
         let last =
             read_chunks([Bytes::from_static(br#"{"metadata":{"continue":""},"items":[]}"#)], &reduce, |_| {});
         assert_eq!(last.unwrap().continue_token, None);
+    }
+
+    #[test]
+    fn the_head_says_the_token_of_a_metadata_first_list_from_its_first_bytes() {
+        let head_of = |text: &[u8], size: usize| {
+            let mut reader = HeadReader::default();
+            let mut fed = 0;
+            for chunk in text.chunks(size) {
+                fed += chunk.len();
+                if let Some(head) = reader.feed(chunk) {
+                    return (head.clone(), fed);
+                }
+            }
+            panic!("no answer from {}", String::from_utf8_lossy(text));
+        };
+        let items =
+            format!(r#"[{{"metadata":{{"name":"a","continue":"no"}},"pad":"{}"}}]"#, "x".repeat(10_000));
+        let job_page = format!(
+            r#"{{"kind":"JobList","metadata":{{"continue":"next","resourceVersion":"9"}},"items":{items}}}"#
+        );
+        for size in [1, 7, 100] {
+            let (head, fed) = head_of(job_page.as_bytes(), size);
+            assert_eq!(head, Head::Metadata(Some("next".into())), "chunks of {size}");
+            assert!(fed <= 100, "answered at the metadata's end, not after the items ({fed} bytes)");
+        }
+        let last = br#"{"kind":"JobList","metadata":{"continue":"","resourceVersion":"9"},"items":[]}"#;
+        assert_eq!(head_of(last, 4).0, Head::Metadata(None));
+        // Sorted keys: an item comes first, and the reader says so at that item's end.
+        let jobset_page = format!(r#"{{"apiVersion":"x/v1","items":{items},"metadata":{{"continue":"t"}}}}"#);
+        let (head, fed) = head_of(jobset_page.as_bytes(), 1000);
+        assert_eq!(head, Head::ItemsFirst);
+        assert!(fed < 12_000);
+        assert_eq!(head_of(b"{}", 1).0, Head::Metadata(None));
     }
 
     #[test]

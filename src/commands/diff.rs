@@ -70,9 +70,9 @@ pub async fn run(
             Some(format!("jobset {}/{}: {words}", jobset.namespace(), jobset.name()))
         })
         .collect();
-    // What is printed is in the drifts now: the objects read make room for the output.
-    fleet.drop_objects();
-    drop(histories);
+    // What is printed is in the drifts now: the objects read make room for the output
+    // (freed beside it: see `let_go`).
+    crate::exit::let_go((fleet.take_objects(), histories));
     match plan.format {
         DiffFormat::Text => match &plan.external_diff {
             Some(program) => external_diff(program, &drifts, out)?,

@@ -176,9 +176,16 @@ impl Fleet {
     /// Lets the JobSets and their Jobs go (what was printed from them is all that is left
     /// to do); the names not found stay.
     pub fn drop_objects(&mut self) {
-        self.jobsets = Vec::new();
-        self.jobs_by_owner = HashMap::new();
-        self.client_forms = HashMap::new();
+        drop(self.take_objects());
+    }
+
+    /// Takes the JobSets and their Jobs out (see `drop_objects`), to be let go elsewhere.
+    pub fn take_objects(&mut self) -> impl Send + 'static + use<> {
+        (
+            std::mem::take(&mut self.jobsets),
+            std::mem::take(&mut self.jobs_by_owner),
+            std::mem::take(&mut self.client_forms),
+        )
     }
 
     /// The Jobs the JobSet controls (every attempt), sorted by name.
@@ -199,8 +206,9 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
     let selector = label_selector_for(crate::history::JOBSET_LABEL, &selection.names);
     let (fleet, revisions) = tokio::join!(
         load_jobsets_and_jobs(cluster, selection),
-        // Held as listed (data as text) while the Jobs' pages come in, read after them.
-        cluster.list_revisions_with(ns, &selector, |r| r, |r| r)
+        // Each read as its page is parsed (its templates held as text), so that what is
+        // left once the Jobs are in is only to group them.
+        cluster.list_revisions_with(ns, &selector, ListedRevision::read, |r| r)
     );
     let fleet = match fleet {
         // One name that does not exist: its revisions may be a deleted JobSet's history.
@@ -210,7 +218,7 @@ pub async fn load_with_history(cluster: &Cluster, selection: &Selection) -> Resu
         other => other?,
     };
     Ok(match revisions {
-        Ok(revisions) => fleet.with_revisions(revisions),
+        Ok(revisions) => fleet.with_listed(revisions),
         Err(e) => Fleet { history_error: Some(e), ..fleet },
     })
 }
@@ -264,7 +272,7 @@ async fn load_jobsets_and_jobs(cluster: &Cluster, selection: &Selection) -> Resu
     Ok(Fleet { workloads, client_forms, ..Fleet::new(jobsets, jobs, missing) })
 }
 
-/// A listed revision, read once the fleet's lists are in (`with_revisions`): who holds
+/// A listed revision, read as its page is parsed (or by `with_revisions`): who holds
 /// it, and what it says for each of its owners (by UID).
 struct ListedRevision {
     holder: crate::history::Holder,
