@@ -55,11 +55,12 @@ pub async fn run(
         true => observe(cluster, &plan.selection, Some(&options), err).await?,
         false => observe_to_read(cluster, &plan.selection, Some(&options), err).await?,
     };
-    let Some(Observed { mut fleet, drifts, histories, recorder, .. }) = observed else {
+    let Some(Observed { mut fleet, drifts, histories, spec_digests, recorder, .. }) = observed else {
         return Ok(ExitStatus::Success);
     };
-    let spec_revisions: Vec<Option<i64>> =
-        fleet.jobsets.iter().map(|js| spec_revision(&histories, js)).collect();
+    let spec_revisions: Vec<Option<i64>> = (fleet.jobsets.iter().enumerate())
+        .map(|(i, js)| spec_revision(&histories, js, spec_digests.get(i).copied().flatten()))
+        .collect();
     let strategy_words: Vec<String> = fleet
         .jobsets
         .iter()

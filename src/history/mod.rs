@@ -181,6 +181,41 @@ pub fn templates_of(jobset: &JobSet) -> Templates {
     jobset.spec.replicated_jobs.iter().map(|r| (r.name.clone(), r.template.value())).collect()
 }
 
+/// The digest and hash of a JobSet's spec templates, read once for every step of a
+/// command that compares with them (`templates_of` parses the spec anew each time). Not
+/// the templates: a fleet's worth of parsed trees would outweigh the fleet read; the few
+/// steps that need them read them again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecSums {
+    /// `digest_of(&templates_of(jobset))`.
+    pub digest: Digest,
+    /// `hash(&templates_of(jobset))`.
+    pub hash: String,
+}
+
+impl SpecSums {
+    pub fn of(jobset: &JobSet) -> Self {
+        /// Both sums fed the same canonical bytes as they are written (nothing buffered).
+        struct Tee<'a>(&'a mut dyn std::io::Write, &'a mut fnv::FnvHasher);
+        impl std::io::Write for Tee<'_> {
+            fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+                self.0.write_all(bytes)?;
+                self.1.write(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let templates = templates_of(jobset);
+        let mut fnv = fnv::FnvHasher::default();
+        let digest = crate::diff::digest::digest_of_written(|out| {
+            write_canonical_data(&mut Tee(out, &mut fnv), &templates)
+        });
+        SpecSums { digest, hash: hash_text(fnv.finish()) }
+    }
+}
+
 /// Canonical JSON: object keys sorted, so equal templates hash equally.
 pub use crate::diff::digest::canonical;
 
@@ -188,7 +223,11 @@ pub use crate::diff::digest::canonical;
 pub fn hash(templates: &Templates) -> String {
     let mut hasher = crate::diff::digest::HashWriter([fnv::FnvHasher::default()]);
     write_canonical_data(&mut hasher, templates).expect("hashing does not fail");
-    format!("{:016x}", hasher.0[0].finish())[..10].to_owned()
+    hash_text(hasher.0[0].finish())
+}
+
+fn hash_text(fnv: u64) -> String {
+    format!("{fnv:016x}")[..10].to_owned()
 }
 
 /// `canonical(&data(templates))`, written without building `data` (a copy of every
@@ -246,8 +285,7 @@ pub fn same_templates_by_name(a: &Templates, b: &Templates) -> bool {
 }
 
 /// The number of the revision holding the JobSet's spec, if recorded.
-pub fn spec_revision(revisions: &[Revision], jobset: &JobSet) -> Option<i64> {
-    let spec = digest_of(&templates_of(jobset));
+pub fn spec_revision(revisions: &[Revision], spec: Digest) -> Option<i64> {
     revisions.iter().find(|r| r.templates.same_as(spec)).map(|r| r.number)
 }
 
@@ -566,6 +604,8 @@ impl Cause {
 #[derive(Debug, Clone)]
 pub struct Observation<'a> {
     pub jobset: &'a JobSet,
+    /// `SpecSums::of(jobset)`.
+    pub spec: SpecSums,
     pub running: Running,
     /// Change cause to record on the spec's revision (rollback, restart --reason).
     pub change_cause: Option<Cause>,
@@ -677,7 +717,8 @@ fn amend(revision: &mut Revision, ops: &Patch) {
 struct Planner<'a> {
     observed: &'a Observation<'a>,
     revisions: &'a [Revision],
-    spec: Templates,
+    /// The spec's templates, read when a step needs more than `observed.spec`.
+    spec: std::cell::OnceCell<Templates>,
     spec_digest: Digest,
     attempt: i32,
     /// The highest revision number, stored or planned.
@@ -687,13 +728,16 @@ struct Planner<'a> {
 }
 
 impl<'a> Planner<'a> {
+    fn spec(&self) -> &Templates {
+        self.spec.get_or_init(|| templates_of(self.observed.jobset))
+    }
+
     fn new(observed: &'a Observation<'a>, revisions: &'a [Revision]) -> Self {
-        let spec = templates_of(observed.jobset);
         Planner {
             observed,
             revisions,
-            spec_digest: digest_of(&spec),
-            spec,
+            spec: std::cell::OnceCell::new(),
+            spec_digest: observed.spec.digest,
             attempt: observed.jobset.attempt(),
             max: revisions.iter().map(|r| r.number).max().unwrap_or(0),
             created: Vec::new(),
@@ -717,7 +761,7 @@ impl<'a> Planner<'a> {
         {
             return Some(self.mark_attempt(stored));
         }
-        if same_templates_in_order(templates, &self.spec) {
+        if same_templates_in_order(templates, self.spec()) {
             return None;
         }
         let number = self.next_number();
@@ -799,7 +843,7 @@ impl<'a> Planner<'a> {
         let mut object = new_revision(
             self.observed,
             self.revisions,
-            &self.spec,
+            self.spec(),
             number,
             cause,
             "spec",

@@ -14,6 +14,7 @@ fn jobset(image: &str, restarts: i32) -> JobSet {
 fn observe(js: &JobSet, running: Running) -> Observation<'_> {
     Observation {
         jobset: js,
+        spec: SpecSums::of(js),
         running,
         change_cause: None,
         history_limit: 10,
@@ -638,4 +639,13 @@ fn held_templates_read_back_as_given_and_compare_by_digest_as_in_order() {
         assert_eq!(held.same_as(digest_of(other)), same, "{other:?}");
         assert_eq!(held == HeldTemplates::new(other.clone()), same, "{other:?}");
     }
+}
+
+#[test]
+fn the_spec_read_once_sums_as_its_templates_do() {
+    for js in [jobset("app:v1", 0), jobset("app:v2", 3)] {
+        let templates = templates_of(&js);
+        assert_eq!(SpecSums::of(&js), SpecSums { digest: digest_of(&templates), hash: hash(&templates) });
+    }
+    assert_ne!(SpecSums::of(&jobset("app:v1", 0)), SpecSums::of(&jobset("app:v2", 0)));
 }

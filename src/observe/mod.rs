@@ -19,7 +19,7 @@ use crate::select::Selection;
 pub use compare::compute;
 pub use defaulter::{Defaulter, Defaults};
 pub use fleet::{Fleet, TemplateForms};
-pub use record::{Histories, RecordOutcome, Recorded, record, spec_revision};
+pub use record::{Histories, RecordOutcome, Recorded, SpecDigests, record, spec_revision};
 
 /// What history recording does with what a command saw.
 #[derive(Debug, Clone)]
@@ -61,6 +61,8 @@ pub struct Observed<'c> {
     pub fleet: Fleet,
     pub drifts: Vec<JobSetDrift>,
     pub histories: Histories,
+    /// Each recorded JobSet's spec digest, by UID (`spec_revision`).
+    pub spec_digests: SpecDigests,
     pub defaulter: Defaulter<'c>,
     /// The scope of the recorder that keeps history, when one runs (and was asked about).
     pub recorder: Option<Scope>,
@@ -139,17 +141,18 @@ async fn observe_with<'c>(
     let mut defaulter = Defaulter::with(cluster, defaults);
     let mut drifts = compute(&mut defaulter, &fleet).await?;
     record::reread_torn(cluster, &mut defaulter, &mut fleet, &mut drifts).await?;
-    let histories = match options {
+    let (histories, spec_digests) = match options {
         Some(options) => {
             let mut options = options.clone();
             if let Some(scope) = &recorder {
                 options.recorder = Recorder::Running(scope.clone());
             }
-            record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?.histories
+            let recorded = record(cluster, &mut defaulter, &mut fleet, &drifts, &options, err).await?;
+            (recorded.histories, recorded.spec_digests)
         }
-        None => Histories::new(),
+        None => (Histories::new(), SpecDigests::new()),
     };
-    Ok(Some(Observed { fleet, drifts, histories, defaulter, recorder }))
+    Ok(Some(Observed { fleet, drifts, histories, spec_digests, defaulter, recorder }))
 }
 
 /// The scope of a recorder holding a fresh Lease, when `ask`. A Lease that cannot be

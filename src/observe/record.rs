@@ -34,7 +34,12 @@ pub struct Recorded {
     pub histories: Histories,
     /// One per JobSet of the fleet, in its order.
     pub outcomes: Vec<RecordOutcome>,
+    /// The digest of each JobSet's spec templates, as recording read them (`spec_revision`).
+    pub spec_digests: SpecDigests,
 }
+
+/// One per JobSet of the fleet, in its order: its spec's digest, None if not recorded.
+pub type SpecDigests = Vec<Option<crate::diff::digest::Digest>>;
 
 /// How recording went for one JobSet (its warnings, if any, are already on `err`).
 #[derive(Debug)]
@@ -83,15 +88,19 @@ pub async fn record(
     if let Some(e) = &fleet.history_error {
         writeln!(err, "warning: history could not be read or recorded: {e}")?;
         let outcomes = fleet.jobsets.iter().map(|_| RecordOutcome::Unread).collect();
-        return Ok(Recorded { histories: Histories::new(), outcomes });
+        return Ok(Recorded { histories: Histories::new(), outcomes, spec_digests: SpecDigests::new() });
     }
     let mut histories = read_histories(fleet, err)?;
     let fleet = &*fleet;
     prefetch_revision_templates(defaulter, fleet, drifts, options, &histories).await?;
+    let observations = observations(defaulter, fleet, drifts, options, &histories);
+    let mut observed = observations.iter().peekable();
+    let spec_digests = (fleet.jobsets.iter())
+        .map(|js| observed.next_if(|o| std::ptr::eq(o.jobset, js)).map(|o| o.spec.digest))
+        .collect();
     let outcomes = match options.write {
-        true => write_histories(cluster, defaulter, fleet, drifts, options, &mut histories, err).await?,
+        true => write_histories(cluster, fleet, &observations, options, &mut histories, err).await?,
         false => {
-            let observations = observations(defaulter, fleet, drifts, options, &histories);
             preview_histories(&observations, &mut histories);
             let outcome = |js: &JobSet| match options.records(js) {
                 true => RecordOutcome::Unwritten,
@@ -100,7 +109,7 @@ pub async fn record(
             fleet.jobsets.iter().map(outcome).collect()
         }
     };
-    Ok(Recorded { histories, outcomes })
+    Ok(Recorded { histories, outcomes, spec_digests })
 }
 
 /// What this process saw of each JobSet it records (`RecordOptions::records`).
@@ -119,13 +128,15 @@ fn observations<'f>(
         .filter(|(jobset, _)| options.records(jobset))
         .map(|(jobset, drift)| {
             let revisions = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+            let spec = history::SpecSums::of(jobset);
             Observation {
                 jobset,
                 // A JobSet that could not be compared runs something unknown.
                 running: match drift.error {
                     Some(_) => Running::Unknown,
-                    None => running_state(defaulter, fleet, jobset, drift, revisions),
+                    None => running_state(defaulter, fleet, jobset, &spec, drift, revisions),
                 },
+                spec,
                 change_cause: options.cause.clone(),
                 history_limit: options.history_limit,
                 now: now.clone(),
@@ -205,14 +216,12 @@ const WRITE_CONCURRENCY: usize = 16;
 /// since its other JobSets would be refused too. Returns each fleet JobSet's outcome.
 async fn write_histories(
     cluster: &Cluster,
-    defaulter: &Defaulter<'_>,
     fleet: &Fleet,
-    drifts: &[JobSetDrift],
+    observations: &[Observation<'_>],
     options: &RecordOptions,
     histories: &mut Histories,
     err: &mut dyn Write,
 ) -> Result<Vec<RecordOutcome>> {
-    let observations = observations(defaulter, fleet, drifts, options, histories);
     // Namespaces where writing history is forbidden, with the first refusal.
     let refused: Mutex<BTreeMap<String, Error>> = Mutex::new(BTreeMap::new());
     let is_refused = |ns: &str| refused.lock().is_ok_and(|r| r.contains_key(ns));
@@ -273,7 +282,7 @@ async fn write_histories(
     let unwritable: Vec<Observation> =
         observations.iter().filter(|o| refused.contains_key(o.jobset.namespace())).cloned().collect();
     preview_histories(&unwritable, histories);
-    settle_numbers(cluster, &observations, numbered, histories, err).await?;
+    settle_numbers(cluster, observations, numbered, histories, err).await?;
     let outcome = |jobset: &JobSet| match failed.remove(jobset.uid()) {
         _ if !options.records(jobset) => RecordOutcome::Deferred,
         _ if refused.contains_key(jobset.namespace()) => RecordOutcome::ReadOnly,
@@ -415,9 +424,16 @@ async fn list_revisions_of(
 /// Past this many JobSets, the read-back lists every revision in scope instead.
 const MAX_NAMES_IN_SELECTOR: usize = 50;
 
-/// The number of the revision that holds the JobSet's spec, if recorded.
-pub fn spec_revision(histories: &Histories, jobset: &JobSet) -> Option<i64> {
-    history::spec_revision(histories.get(jobset.uid())?, jobset)
+/// The number of the revision that holds the JobSet's spec, if recorded; `digest` is its
+/// spec's, if recording read it (`Recorded::spec_digests`).
+pub fn spec_revision(
+    histories: &Histories,
+    jobset: &JobSet,
+    digest: Option<crate::diff::digest::Digest>,
+) -> Option<i64> {
+    let revisions = histories.get(jobset.uid())?;
+    let digest = digest.unwrap_or_else(|| history::SpecSums::of(jobset).digest);
+    history::spec_revision(revisions, digest)
 }
 
 fn has_template_drift(drift: &JobSetDrift) -> bool {
@@ -468,6 +484,7 @@ fn running_state(
     defaulter: &Defaulter,
     fleet: &Fleet,
     jobset: &JobSet,
+    spec: &history::SpecSums,
     drift: &JobSetDrift,
     revisions: &[Revision],
 ) -> Running {
@@ -478,13 +495,19 @@ fn running_state(
         return Running::Unknown;
     }
     if !has_template_drift(drift) {
-        return credit_despite_scale(jobset, drift, revisions, Running::Spec);
+        return credit_despite_scale(jobset, spec, drift, revisions, Running::Spec);
     }
     let server = |template: &Value| defaulter.expected(jobset, template).map(|n| n.template);
     let running = running_revision_client_side(jobset, drift, revisions)
         .or_else(|| running_revision(drift, revisions, &server));
     if let Some(revision) = running {
-        return credit_despite_scale(jobset, drift, revisions, Running::Revision(revision.name.clone()));
+        return credit_despite_scale(
+            jobset,
+            spec,
+            drift,
+            revisions,
+            Running::Revision(revision.name.clone()),
+        );
     }
     let jobs = fleet.jobs_of(jobset);
     let rebuilt: Templates = jobset
@@ -516,38 +539,45 @@ fn running_state(
 /// otherwise.
 fn credit_despite_scale(
     jobset: &JobSet,
+    spec: &history::SpecSums,
     drift: &JobSetDrift,
     revisions: &[Revision],
     running: Running,
 ) -> Running {
-    let target = match &running {
-        Running::Spec => history::templates_of(jobset),
+    let target_revision = match &running {
+        Running::Spec => None,
         Running::Revision(name) => match revisions.iter().find(|r| &r.name == name) {
-            Some(r) => r.templates.to_vec(),
+            Some(r) => Some(r),
             None => return running,
         },
         Running::Unknown | Running::Rebuilt(_) => return running,
+    };
+    let target_hash = match target_revision {
+        None => std::borrow::Cow::Borrowed(spec.hash.as_str()),
+        Some(r) => history::hash(&r.templates).into(),
     };
     // The usual case, cheaply: the attempt is credited to the target, or to nothing yet
     // while the Jobs run the spec's scale.
     let holder = revisions.iter().find(|r| r.attempts.contains(&jobset.attempt()));
     let scaled =
         drift.replicated_jobs.iter().any(|r| r.scale.iter().any(|s| SCALE_FIELDS.contains(&s.field)));
-    if holder.is_some_and(|r| r.hash == history::hash(&target)) || (holder.is_none() && !scaled) {
+    if holder.is_some_and(|r| r.hash == target_hash) || (holder.is_none() && !scaled) {
         return running;
     }
+    let spec_templates = history::templates_of(jobset);
+    let target = target_revision.map_or(&spec_templates, |r| &*r.templates);
     let same: Vec<&Revision> =
-        revisions.iter().filter(|r| history::same_templates_but_scale(&r.templates, &target)).collect();
+        revisions.iter().filter(|r| history::same_templates_but_scale(&r.templates, target)).collect();
     let credited = same.iter().rev().find(|r| r.attempts.contains(&jobset.attempt()));
     let pick = credited.or_else(|| {
-        let live = live_scale(jobset, drift)?;
+        let live = live_scale(jobset, &spec_templates, drift)?;
         same.iter().rev().find(|r| {
             let scale = scale_of(jobset, &r.templates);
             live.iter().all(|(key, value)| scale.get(key) == Some(value))
         })
     });
     match pick {
-        Some(r) if !history::same_templates_in_order(&r.templates, &target) => {
+        Some(r) if !history::same_templates_in_order(&r.templates, target) => {
             Running::Revision(r.name.clone())
         }
         _ => running,
@@ -559,8 +589,12 @@ const SCALE_FIELDS: [&str; 2] = ["parallelism", "completions"];
 
 /// The parallelism and completions the current Jobs run with, per replicatedJob that has
 /// Jobs; None when the Jobs of one replicatedJob disagree.
-fn live_scale(jobset: &JobSet, drift: &JobSetDrift) -> Option<BTreeMap<(String, &'static str), Option<i64>>> {
-    let spec = scale_of(jobset, &history::templates_of(jobset));
+fn live_scale(
+    jobset: &JobSet,
+    spec: &Templates,
+    drift: &JobSetDrift,
+) -> Option<BTreeMap<(String, &'static str), Option<i64>>> {
+    let spec = scale_of(jobset, spec);
     let mut live = BTreeMap::new();
     for rjob in drift.replicated_jobs.iter().filter(|r| !r.jobs.is_empty() && r.in_spec) {
         for field in SCALE_FIELDS {
@@ -876,7 +910,8 @@ mod tests {
         let no_drift = drift("v1", &["js-w-0", "js-w-1"], &[], "v1");
         // Attempt 0 ran revision 1; the controller scaled its Jobs to the spec in place.
         let revisions = [old("0"), spec.clone()];
-        let running = credit_despite_scale(&js, &no_drift, &revisions, Running::Spec);
+        let running =
+            credit_despite_scale(&js, &history::SpecSums::of(&js), &no_drift, &revisions, Running::Spec);
         assert_eq!(running, Running::Revision("js-1".into()), "not credited to revision 2 as well");
         // Nobody credited it yet, and the Jobs were left at the old scale: revision 1.
         let mut left = no_drift.clone();
@@ -890,15 +925,21 @@ mod tests {
             .to_vec();
         let revisions = [old(""), spec.clone()];
         assert_eq!(
-            credit_despite_scale(&js, &left, &revisions, Running::Spec),
+            credit_despite_scale(&js, &history::SpecSums::of(&js), &left, &revisions, Running::Spec),
             Running::Revision("js-1".into())
         );
         // Jobs at the spec's scale, nothing credited: the spec's revision.
-        assert_eq!(credit_despite_scale(&js, &no_drift, &revisions, Running::Spec), Running::Spec);
+        assert_eq!(
+            credit_despite_scale(&js, &history::SpecSums::of(&js), &no_drift, &revisions, Running::Spec),
+            Running::Spec
+        );
         // A template change is not scale: the attempt credited to another template's
         // revision does not move the crediting.
         let other = testing::revision("js", "u", 1).template("w", scaled("v0", 2)).attempts("0").build();
-        assert_eq!(credit_despite_scale(&js, &no_drift, &[other, spec], Running::Spec), Running::Spec);
+        assert_eq!(
+            credit_despite_scale(&js, &history::SpecSums::of(&js), &no_drift, &[other, spec], Running::Spec),
+            Running::Spec
+        );
     }
 
     fn child(attempt: &str) -> ChildJob {

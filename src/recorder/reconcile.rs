@@ -299,8 +299,11 @@ fn settle(
 ) {
     let histories = &recorded.histories;
     let mut announcements = Vec::new();
-    for ((jobset, (key, since)), outcome) in fleet.jobsets.iter().zip(keys).zip(&recorded.outcomes) {
-        if needs_retry(jobset, outcome, histories) {
+    let digests = (recorded.spec_digests.iter().copied()).chain(std::iter::repeat(None));
+    for (((jobset, (key, since)), outcome), digest) in
+        fleet.jobsets.iter().zip(keys).zip(&recorded.outcomes).zip(digests)
+    {
+        if needs_retry(jobset, outcome, histories, digest) {
             Metrics::add(&shared.metrics.reconcile_errors, 1);
             shared.queue.borrow_mut().retry_later(key, since, finished);
             continue;
@@ -347,8 +350,13 @@ fn settle(
 
 /// Whether a JobSet is looked at again later: recording failed for it (its writes, its
 /// namespace read-only, its history unread), or its spec still has no revision.
-fn needs_retry(jobset: &JobSet, outcome: &RecordOutcome, histories: &Histories) -> bool {
-    outcome.failed() || spec_revision(histories, jobset).is_none()
+fn needs_retry(
+    jobset: &JobSet,
+    outcome: &RecordOutcome,
+    histories: &Histories,
+    spec: Option<crate::diff::digest::Digest>,
+) -> bool {
+    outcome.failed() || spec_revision(histories, jobset, spec).is_none()
 }
 
 /// What a reconcile changed in one JobSet's history.
@@ -456,17 +464,17 @@ mod tests {
     fn a_jobset_is_tried_again_when_recording_failed_for_it_or_its_spec_has_no_revision() {
         let js = jobset(0);
         let mut histories = Histories::new();
-        assert!(needs_retry(&js, &RecordOutcome::Recorded, &histories), "no revision for the spec");
+        assert!(needs_retry(&js, &RecordOutcome::Recorded, &histories, None), "no revision for the spec");
         let spec = history::templates_of(&js);
         let stored = revision(&format!("js-{}", history::hash(&spec)), 1, "0", "5");
         histories.insert("u1".into(), vec![stored]);
-        assert!(!needs_retry(&js, &RecordOutcome::Recorded, &histories));
-        assert!(!needs_retry(&js, &RecordOutcome::Deferred, &histories));
+        assert!(!needs_retry(&js, &RecordOutcome::Recorded, &histories, None));
+        assert!(!needs_retry(&js, &RecordOutcome::Deferred, &histories, None));
         let op = Box::new(crate::error::Op::new("create", "controllerrevisions.apps", Some("ns")));
         let conflict = RecordOutcome::NotRecorded(Error::Conflict { op, message: "conflict".into() });
-        assert!(needs_retry(&js, &conflict, &histories));
-        assert!(needs_retry(&js, &RecordOutcome::ReadOnly, &histories));
-        assert!(needs_retry(&js, &RecordOutcome::Unread, &histories));
+        assert!(needs_retry(&js, &conflict, &histories, None));
+        assert!(needs_retry(&js, &RecordOutcome::ReadOnly, &histories, None));
+        assert!(needs_retry(&js, &RecordOutcome::Unread, &histories, None));
     }
 
     #[test]
