@@ -17,6 +17,8 @@ pub struct Metrics {
     pub revisions_recorded: AtomicU64,
     pub attempts_credited: AtomicU64,
     pub reconciles: AtomicU64,
+    /// Queued JobSets not reconciled: the stores held what the last reconcile left.
+    pub reconciles_skipped: AtomicU64,
     pub reconcile_errors: AtomicU64,
     pub watch_restarts: AtomicU64,
     /// Changes staged for the next restart, applied at a natural one (and failures).
@@ -100,6 +102,11 @@ impl Metrics {
                 &self.attempts_credited,
             ),
             ("reconciles_total", "JobSets reconciled.", &self.reconciles),
+            (
+                "reconciles_skipped_total",
+                "Queued JobSets not reconciled: nothing had changed since their last reconcile but our own writes.",
+                &self.reconciles_skipped,
+            ),
             ("reconcile_errors_total", "Reconciles that failed and were retried.", &self.reconcile_errors),
             (
                 "watch_restarts_total",

@@ -1,6 +1,7 @@
 //! The recorder's work queue: JobSets to reconcile, each at most once in the queue however
 //! many events name it, with the time of the first event not yet handled (for the
-//! event-to-write lag), delayed retries, and a per-JobSet backoff after failures.
+//! event-to-write lag), delayed retries, a per-JobSet backoff after failures, and what
+//! each JobSet looked like when it was last reconciled to the end.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -37,6 +38,12 @@ pub struct WorkQueue {
     delayed: BTreeMap<(Instant, u64), (Key, Instant)>,
     sequence: u64,
     failures: HashMap<Key, u32>,
+    /// By a hash of the key: what the stores held of the JobSet once its last reconcile
+    /// was done, our own writes included (`Seen::total`). An event that leaves that as it
+    /// was (the echo of our own write, a re-list of what was seen) needs no reconcile. A
+    /// key queued again on purpose (`add_after`, a retry) loses it. A hash of the key, not
+    /// the key: sixteen bytes a JobSet in a fleet of ten thousand.
+    settled: HashMap<u64, u64>,
 }
 
 impl WorkQueue {
@@ -54,6 +61,7 @@ impl WorkQueue {
 
     /// Queues `key` again at `due`, keeping the time of the event that first asked for it.
     pub fn add_after(&mut self, key: Key, first_event: Instant, due: Instant) {
+        self.settled.remove(&key_hash(&key));
         self.sequence += 1;
         self.delayed.insert((due, self.sequence), (key, first_event));
     }
@@ -91,6 +99,24 @@ impl WorkQueue {
         self.ready.clear();
         self.since.clear();
         self.delayed.clear();
+        self.settled.clear();
+    }
+
+    /// `key`'s reconcile is done, and the stores will hold `seen` of it once they show
+    /// our writes.
+    pub fn settle(&mut self, key: &Key, seen: u64) {
+        self.settled.insert(key_hash(key), seen);
+    }
+
+    /// Whether the stores hold `seen` of `key`, as they did when its last reconcile was
+    /// done: a new reconcile would find nothing to do.
+    pub fn is_settled(&self, key: &Key, seen: u64) -> bool {
+        self.settled.get(&key_hash(key)) == Some(&seen)
+    }
+
+    /// A JobSet gone: nothing to remember of it.
+    pub fn unsettle(&mut self, key: &Key) {
+        self.settled.remove(&key_hash(key));
     }
 
     pub fn len(&self) -> usize {
@@ -115,6 +141,13 @@ impl WorkQueue {
     pub fn succeeded(&mut self, key: &Key) {
         self.failures.remove(key);
     }
+}
+
+fn key_hash(key: &Key) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = fnv::FnvHasher::default();
+    key.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]
@@ -162,6 +195,28 @@ mod tests {
         assert_eq!(*backoffs.last().unwrap(), Duration::from_secs(30));
         q.succeeded(&key);
         assert_eq!(q.retry_later(key, t0, t0), Duration::from_millis(500));
+    }
+
+    #[test]
+    fn a_settled_key_stays_settled_until_queued_again_on_purpose() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        let key = Key::new("ns", "a");
+        assert!(!q.is_settled(&key, 7), "never reconciled");
+        q.settle(&key, 7);
+        assert!(q.is_settled(&key, 7));
+        assert!(!q.is_settled(&key, 8), "the stores hold something else now");
+        assert!(!q.is_settled(&Key::new("ns", "b"), 7));
+        q.add(key.clone(), t0);
+        assert!(q.is_settled(&key, 7), "an event does not unsettle it: the stores say whether it changed");
+        q.retry_later(key.clone(), t0, t0);
+        assert!(!q.is_settled(&key, 7), "a retry reconciles again whatever the stores hold");
+        q.settle(&key, 7);
+        q.unsettle(&key);
+        assert!(!q.is_settled(&key, 7), "deleted");
+        q.settle(&key, 7);
+        q.clear();
+        assert!(!q.is_settled(&key, 7), "a standby keeps nothing");
     }
 
     #[test]

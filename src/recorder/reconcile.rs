@@ -1,7 +1,9 @@
 //! The recorder's worker: takes the queued JobSets in batches, builds a `Fleet` from the
 //! stores (no extra reads), runs the observe step's compare and record on it (the same
 //! code every command runs, so the recorder and the CLI plan the same guarded writes),
-//! and queues again each JobSet whose record outcome says it is not done.
+//! and queues again each JobSet whose record outcome says it is not done. A JobSet whose
+//! stores hold what they held when its last reconcile was done (with our writes) is not
+//! reconciled again: the echo of our own write is not news.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -11,7 +13,7 @@ use kube::runtime::reflector::ObjectRef;
 
 use super::metrics::Metrics;
 use super::queue::Key;
-use super::state::Shared;
+use super::state::{Seen, Shared};
 use crate::cluster::Cluster;
 use crate::error::Error;
 use crate::history::{self, Revision};
@@ -90,6 +92,9 @@ pub(super) async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &Recor
 struct Item {
     key: Key,
     since: Instant,
+    seen: Seen,
+    /// An earlier version of the JobSet is recorded first: the reconcile is not done.
+    earlier: bool,
     jobset: JobSet,
     jobs: Vec<ChildJob>,
     revisions: Vec<ControllerRevision>,
@@ -111,7 +116,15 @@ async fn reconcile_batch(
         if stored.metadata.deletion_timestamp.is_some() {
             continue;
         }
-        items.push(Item { key, since, jobset: stored.jobset(), jobs: Vec::new(), revisions: Vec::new() });
+        let Some(seen) = shared.seen(&key) else { continue };
+        if shared.queue.borrow().is_settled(&key, seen.total()) {
+            // The stores show our last writes, and nothing else changed.
+            shared.expected.borrow_mut().remove(stored.uid());
+            Metrics::add(&shared.metrics.reconciles_skipped, 1);
+            continue;
+        }
+        let jobset = stored.jobset();
+        items.push(Item { key, since, seen, earlier: false, jobset, jobs: Vec::new(), revisions: Vec::new() });
     }
     // Each JobSet's Jobs and revisions, found by its key (not by a scan of the stores).
     for item in &mut items {
@@ -144,6 +157,7 @@ async fn reconcile_batch(
         if let Some(earlier) = shared.unrecorded_version(&item.jobset, &item.revisions) {
             // Record the earlier templates first; the current ones come next time.
             item.jobset = earlier;
+            item.earlier = true;
             shared.queue.borrow_mut().add_after(item.key.clone(), item.since, now);
         }
         ready.push(item);
@@ -220,7 +234,7 @@ async fn reconcile_chunk(
     chunk: Vec<Item>,
 ) {
     let mut before: HashMap<String, Vec<Revision>> = HashMap::new();
-    let mut keys = Vec::new();
+    let mut keys: Vec<Taken> = Vec::new();
     let mut jobsets = Vec::new();
     let mut jobs = Vec::new();
     let mut revisions = Vec::new();
@@ -228,7 +242,13 @@ async fn reconcile_chunk(
         let uid = item.jobset.uid().to_owned();
         let parsed = item.revisions.iter().filter_map(|r| history::parse(r, &uid).ok()).collect();
         before.insert(uid, parsed);
-        keys.push((item.key, item.since));
+        let settle_from = (!item.earlier).then(|| {
+            let versions = item.revisions.iter().map(|r| {
+                (r.metadata.name.clone().unwrap_or_default(), r.metadata.resource_version.clone().unwrap_or_default())
+            });
+            (item.seen, versions.collect())
+        });
+        keys.push(Taken { key: item.key, since: item.since, settle_from });
         jobsets.push(item.jobset);
         jobs.extend(item.jobs);
         revisions.extend(item.revisions);
@@ -256,13 +276,22 @@ async fn reconcile_chunk(
     }
 }
 
+/// A JobSet of a chunk: its key, the time of its first event not handled yet, and (unless
+/// an earlier version of it is recorded) what the stores held of it with its revisions'
+/// versions by name, to settle it from when the reconcile is done.
+struct Taken {
+    key: Key,
+    since: Instant,
+    settle_from: Option<(Seen, HashMap<String, String>)>,
+}
+
 /// A chunk whose compare or record failed as a whole: several JobSets are tried each
 /// alone, right away (to find the one that fails); one alone is tried again later.
-fn not_reconciled(shared: &Shared<'_>, keys: &[(Key, Instant)], e: &Error, finished: Instant) {
+fn not_reconciled(shared: &Shared<'_>, keys: &[Taken], e: &Error, finished: Instant) {
     if keys.len() > 1 {
         let mut queue = shared.queue.borrow_mut();
         let mut solo = shared.solo.borrow_mut();
-        for (key, since) in keys {
+        for Taken { key, since, .. } in keys {
             solo.insert(key.clone());
             queue.add_after(key.clone(), *since, finished);
         }
@@ -276,7 +305,7 @@ fn not_reconciled(shared: &Shared<'_>, keys: &[(Key, Instant)], e: &Error, finis
     Metrics::add(&shared.metrics.reconcile_errors, 1);
     let mut queue = shared.queue.borrow_mut();
     let mut backoff = Duration::ZERO;
-    for (key, since) in keys {
+    for Taken { key, since, .. } in keys {
         backoff = queue.retry_later(key.clone(), *since, finished);
     }
     drop(queue);
@@ -292,7 +321,7 @@ fn not_reconciled(shared: &Shared<'_>, keys: &[(Key, Instant)], e: &Error, finis
 fn settle(
     shared: &Shared<'_>,
     fleet: &Fleet,
-    keys: Vec<(Key, Instant)>,
+    keys: Vec<Taken>,
     before: &HashMap<String, Vec<Revision>>,
     recorded: &Recorded,
     finished: Instant,
@@ -300,7 +329,7 @@ fn settle(
     let histories = &recorded.histories;
     let mut announcements = Vec::new();
     let digests = (recorded.spec_digests.iter().copied()).chain(std::iter::repeat(None));
-    for (((jobset, (key, since)), outcome), digest) in
+    for (((jobset, Taken { key, since, settle_from }), outcome), digest) in
         fleet.jobsets.iter().zip(keys).zip(&recorded.outcomes).zip(digests)
     {
         if needs_retry(jobset, outcome, histories, digest) {
@@ -310,14 +339,20 @@ fn settle(
         }
         shared.queue.borrow_mut().succeeded(&key);
         shared.solo.borrow_mut().remove(&key);
-        if super::staged::due(fleet, jobset)
-            && let Some(staged) = shared.staged.borrow().as_ref()
-        {
+        let staged_due = super::staged::due(fleet, jobset);
+        if staged_due && let Some(staged) = shared.staged.borrow().as_ref() {
             let _ = staged.send(key.clone());
         }
         let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let changes = changes(earlier, after);
+        // Done, unless a staged change is applied next (its own writes and retries).
+        if let Some((seen, versions)) = settle_from.filter(|_| !staged_due) {
+            let settled = changes.written.iter().fold(seen, |seen, r| {
+                seen.with_written(&r.name, versions.get(&r.name).map(String::as_str), &r.resource_version)
+            });
+            shared.queue.borrow_mut().settle(&key, settled.total());
+        }
         if changes.is_empty() {
             continue;
         }

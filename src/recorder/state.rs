@@ -164,6 +164,7 @@ impl<'a> Shared<'a> {
     }
 
     pub(super) fn forget(&self, key: &Key) {
+        self.queue.borrow_mut().unsettle(key);
         self.last_templates.borrow_mut().remove(key);
         self.versions.borrow_mut().remove(key);
     }
@@ -202,6 +203,22 @@ impl<'a> Shared<'a> {
         with_templates_of(current, &oldest)
     }
 
+    /// What the stores hold of the JobSet with this key, in short (None: not stored).
+    pub(super) fn seen(&self, key: &Key) -> Option<Seen> {
+        let stored = self.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace))?;
+        let versions = |index: &RefCell<OwnerIndex>, version: &dyn Fn(&str) -> Option<String>| {
+            let index = index.borrow();
+            index.names(key).filter_map(|name| Some(Seen::version(name, &version(name)?))).fold(0, |a, b| a ^ b)
+        };
+        Some(Seen {
+            jobset: Seen::version(stored.uid(), stored.metadata.resource_version.as_deref().unwrap_or_default()),
+            jobs: versions(&self.job_index, &|name| self.jobs.get(&ObjectRef::new(name).within(&key.namespace))?.metadata.resource_version.clone()),
+            revisions: versions(&self.revision_index, &|name| {
+                self.revisions.get(&ObjectRef::new(name).within(&key.namespace))?.metadata.resource_version.clone()
+            }),
+        })
+    }
+
     /// The stored Jobs the JobSet with this key and `uid` controls (by the index).
     pub(super) fn jobs_of(&self, key: &Key, uid: &str) -> Vec<ChildJob> {
         let index = self.job_index.borrow();
@@ -237,6 +254,43 @@ impl<'a> Shared<'a> {
 
     pub(super) fn leading(&self) -> bool {
         self.leading_until.get().is_some_and(|until| Instant::now() < until)
+    }
+}
+
+/// What the stores hold of a JobSet, in short: a hash of its uid and resourceVersion, and
+/// for its Jobs and for its revisions (by the indexes) the exclusive or of a hash of each
+/// one's name and resourceVersion, so that one revision's new version can be put in place
+/// of its old without the others. Equal: nothing a reconcile reads has changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Seen {
+    jobset: u64,
+    jobs: u64,
+    revisions: u64,
+}
+
+impl Seen {
+    fn version(name: &str, resource_version: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = fnv::FnvHasher::default();
+        (name, resource_version).hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// As the stores will hold it once they show that we wrote revision `name` at
+    /// `written` (it was at `before`, or new).
+    pub(super) fn with_written(mut self, name: &str, before: Option<&str>, written: &str) -> Seen {
+        if let Some(before) = before {
+            self.revisions ^= Seen::version(name, before);
+        }
+        self.revisions ^= Seen::version(name, written);
+        self
+    }
+
+    pub(super) fn total(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = fnv::FnvHasher::default();
+        (self.jobset, self.jobs, self.revisions).hash(&mut hasher);
+        hasher.finish()
     }
 }
 
