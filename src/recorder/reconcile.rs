@@ -124,7 +124,15 @@ async fn reconcile_batch(
             continue;
         }
         let jobset = stored.jobset();
-        items.push(Item { key, since, seen, earlier: false, jobset, jobs: Vec::new(), revisions: Vec::new() });
+        items.push(Item {
+            key,
+            since,
+            seen,
+            earlier: false,
+            jobset,
+            jobs: Vec::new(),
+            revisions: Vec::new(),
+        });
     }
     // Each JobSet's Jobs and revisions, found by its key (not by a scan of the stores).
     for item in &mut items {
@@ -244,7 +252,10 @@ async fn reconcile_chunk(
         before.insert(uid, parsed);
         let settle_from = (!item.earlier).then(|| {
             let versions = item.revisions.iter().map(|r| {
-                (r.metadata.name.clone().unwrap_or_default(), r.metadata.resource_version.clone().unwrap_or_default())
+                (
+                    r.metadata.name.clone().unwrap_or_default(),
+                    r.metadata.resource_version.clone().unwrap_or_default(),
+                )
             });
             (item.seen, versions.collect())
         });

@@ -208,13 +208,25 @@ impl<'a> Shared<'a> {
         let stored = self.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace))?;
         let versions = |index: &RefCell<OwnerIndex>, version: &dyn Fn(&str) -> Option<String>| {
             let index = index.borrow();
-            index.names(key).filter_map(|name| Some(Seen::version(name, &version(name)?))).fold(0, |a, b| a ^ b)
+            index
+                .names(key)
+                .filter_map(|name| Some(Seen::version(name, &version(name)?)))
+                .fold(0, |a, b| a ^ b)
         };
         Some(Seen {
-            jobset: Seen::version(stored.uid(), stored.metadata.resource_version.as_deref().unwrap_or_default()),
-            jobs: versions(&self.job_index, &|name| self.jobs.get(&ObjectRef::new(name).within(&key.namespace))?.metadata.resource_version.clone()),
+            jobset: Seen::version(
+                stored.uid(),
+                stored.metadata.resource_version.as_deref().unwrap_or_default(),
+            ),
+            jobs: versions(&self.job_index, &|name| {
+                self.jobs.get(&ObjectRef::new(name).within(&key.namespace))?.metadata.resource_version.clone()
+            }),
             revisions: versions(&self.revision_index, &|name| {
-                self.revisions.get(&ObjectRef::new(name).within(&key.namespace))?.metadata.resource_version.clone()
+                self.revisions
+                    .get(&ObjectRef::new(name).within(&key.namespace))?
+                    .metadata
+                    .resource_version
+                    .clone()
             }),
         })
     }

@@ -520,6 +520,48 @@ async fn a_per_job_restart_inside_an_attempt_records_no_revision_and_renumbers_n
 
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_echo_of_our_own_revision_write_is_not_reconciled_and_the_next_edit_still_is() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-echo").await;
+    let recorder = Recorder::start(
+        &ns,
+        "e1",
+        &["-n", ns.name.as_str(), "--metrics-addr", "127.0.0.1:0", "--lease-duration", "5s"],
+    );
+    let addr = recorder.metrics_addr().await;
+    let counter = |name: &str| metric(&http_get(&addr, "/metrics").1, name);
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    // Let the Jobs' first status updates pass: from here on, only our edits change anything.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let skipped = counter("kubectl_jobset_recorder_reconciles_skipped_total");
+
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    // The revision just written comes back as a watch event and queues the JobSet again;
+    // the stores then hold what the reconcile left, so it is not reconciled a second time.
+    wait_for("the echo of the v2 revision to be skipped", Duration::from_secs(30), || async {
+        (counter("kubectl_jobset_recorder_reconciles_skipped_total") > skipped).then_some(())
+    })
+    .await;
+
+    // Settled is not deaf: the next edit is a change of the JobSet, and is recorded.
+    set_image(&ns, "train", "busybox:v3").await;
+    wait_for_revision(&ns, "train", "busybox:v3", "").await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let stored = revisions(&ns, "train").await;
+    let images: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
+    assert_eq!(
+        images,
+        [(1, "busybox:v1".to_owned()), (2, "busybox:v2".to_owned()), (3, "busybox:v3".to_owned())],
+        "each template once, numbered in order"
+    );
+    assert_eq!(counter("kubectl_jobset_recorder_reconcile_errors_total"), 0.0, "{}", recorder.log());
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique() {
     let _serial = SERIAL.lock().await;
     let ns = TestNs::new("rec-cli").await;
