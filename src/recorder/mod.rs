@@ -38,3 +38,11 @@ mod stored;
 mod watch;
 
 pub use run::{RecorderPlan, run};
+
+/// FNV-1a (64-bit) of a value's `Hash`: keys, chunks and fingerprints, stable within a run.
+pub(crate) fn fnv(value: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = fnv::FnvHasher::default();
+    value.hash(&mut hasher);
+    hasher.finish()
+}

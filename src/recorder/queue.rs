@@ -61,7 +61,7 @@ impl WorkQueue {
 
     /// Queues `key` again at `due`, keeping the time of the event that first asked for it.
     pub fn add_after(&mut self, key: Key, first_event: Instant, due: Instant) {
-        self.settled.remove(&key_hash(&key));
+        self.settled.remove(&super::fnv(&key));
         self.sequence += 1;
         self.delayed.insert((due, self.sequence), (key, first_event));
     }
@@ -105,18 +105,18 @@ impl WorkQueue {
     /// `key`'s reconcile is done, and the stores will hold `seen` of it once they show
     /// our writes.
     pub fn settle(&mut self, key: &Key, seen: u64) {
-        self.settled.insert(key_hash(key), seen);
+        self.settled.insert(super::fnv(key), seen);
     }
 
     /// Whether the stores hold `seen` of `key`, as they did when its last reconcile was
     /// done: a new reconcile would find nothing to do.
     pub fn is_settled(&self, key: &Key, seen: u64) -> bool {
-        self.settled.get(&key_hash(key)) == Some(&seen)
+        self.settled.get(&super::fnv(key)) == Some(&seen)
     }
 
     /// A JobSet gone: nothing to remember of it.
     pub fn unsettle(&mut self, key: &Key) {
-        self.settled.remove(&key_hash(key));
+        self.settled.remove(&super::fnv(key));
     }
 
     pub fn len(&self) -> usize {
@@ -141,13 +141,6 @@ impl WorkQueue {
     pub fn succeeded(&mut self, key: &Key) {
         self.failures.remove(key);
     }
-}
-
-fn key_hash(key: &Key) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = fnv::FnvHasher::default();
-    key.hash(&mut hasher);
-    hasher.finish()
 }
 
 #[cfg(test)]

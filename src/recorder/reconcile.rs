@@ -194,10 +194,7 @@ async fn reconcile_batch(
 
 /// The part of a batch a JobSet belongs to, out of `parts`.
 fn chunk_of(key: &Key, parts: usize) -> usize {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = fnv::FnvHasher::default();
-    key.hash(&mut hasher);
-    (hasher.finish() % parts.max(1) as u64) as usize
+    (super::fnv(key) % parts.max(1) as u64) as usize
 }
 
 /// The uid of the JobSet this one replaced in a handover (`rollback --handover`), if any.
@@ -250,15 +247,7 @@ async fn reconcile_chunk(
         let uid = item.jobset.uid().to_owned();
         let parsed = item.revisions.iter().filter_map(|r| history::parse(r, &uid).ok()).collect();
         before.insert(uid, parsed);
-        let settle_from = (!item.earlier).then(|| {
-            let versions = item.revisions.iter().map(|r| {
-                (
-                    r.metadata.name.clone().unwrap_or_default(),
-                    r.metadata.resource_version.clone().unwrap_or_default(),
-                )
-            });
-            (item.seen, versions.collect())
-        });
+        let settle_from = (!item.earlier).then_some(item.seen);
         keys.push(Taken { key: item.key, since: item.since, settle_from });
         jobsets.push(item.jobset);
         jobs.extend(item.jobs);
@@ -288,12 +277,12 @@ async fn reconcile_chunk(
 }
 
 /// A JobSet of a chunk: its key, the time of its first event not handled yet, and (unless
-/// an earlier version of it is recorded) what the stores held of it with its revisions'
-/// versions by name, to settle it from when the reconcile is done.
+/// an earlier version of it is recorded) what the stores held of it, to settle it from
+/// when the reconcile is done.
 struct Taken {
     key: Key,
     since: Instant,
-    settle_from: Option<(Seen, HashMap<String, String>)>,
+    settle_from: Option<Seen>,
 }
 
 /// A chunk whose compare or record failed as a whole: several JobSets are tried each
@@ -358,9 +347,13 @@ fn settle(
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let changes = changes(earlier, after);
         // Done, unless a staged change is applied next (its own writes and retries).
-        if let Some((seen, versions)) = settle_from.filter(|_| !staged_due) {
+        if let Some(seen) = settle_from.filter(|_| !staged_due) {
+            // A revision we rewrote replaces its old version in the fingerprint. One that
+            // did not parse is not in `earlier`: the fingerprints differ, and the JobSet is
+            // reconciled once more (never skipped wrongly).
             let settled = changes.written.iter().fold(seen, |seen, r| {
-                seen.with_written(&r.name, versions.get(&r.name).map(String::as_str), &r.resource_version)
+                let old = earlier.iter().find(|e| e.name == r.name);
+                seen.with_written(&r.name, old.map(|e| e.resource_version.as_str()), &r.resource_version)
             });
             shared.queue.borrow_mut().settle(&key, settled.total());
         }

@@ -282,10 +282,7 @@ pub(super) struct Seen {
 
 impl Seen {
     fn version(name: &str, resource_version: &str) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = fnv::FnvHasher::default();
-        (name, resource_version).hash(&mut hasher);
-        hasher.finish()
+        super::fnv((name, resource_version))
     }
 
     /// As the stores will hold it once they show that we wrote revision `name` at
@@ -299,10 +296,7 @@ impl Seen {
     }
 
     pub(super) fn total(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = fnv::FnvHasher::default();
-        (self.jobset, self.jobs, self.revisions).hash(&mut hasher);
-        hasher.finish()
+        super::fnv((self.jobset, self.jobs, self.revisions))
     }
 }
 
