@@ -280,7 +280,7 @@ pub fn compare(jobset: &JobSet, jobs: &[ChildJob], expected: &BTreeMap<String, E
     let attempt = jobset.attempt();
     let state = state_of(jobset);
     let mut sorted = ByAttempt::sort(jobs, attempt);
-    let mut replicated_jobs = Vec::new();
+    let mut replicated_jobs = Vec::with_capacity(jobset.spec.replicated_jobs.len());
     for rjob in &jobset.spec.replicated_jobs {
         let mut current = sorted.current.remove(&rjob.name).unwrap_or_default();
         current.sort_by_key(|j| (job_index(j), j.name().to_owned()));

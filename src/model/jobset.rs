@@ -26,9 +26,6 @@ pub const PLURAL: &str = "jobsets";
 /// How kubectl names the resource in `-o name` and in messages.
 pub const RESOURCE_NAME: &str = "jobset.jobset.x-k8s.io";
 
-/// The prefix of the labels the JobSet controller puts on Jobs (the ones read from them).
-const JOBSET_LABEL_PREFIX: &str = "jobset.sigs.k8s.io/";
-
 /// Labels the JobSet controller puts on every child Job (and its pods).
 pub mod labels {
     pub const JOBSET_NAME: &str = "jobset.sigs.k8s.io/jobset-name";
@@ -40,6 +37,21 @@ pub mod labels {
     /// world size a distributed job's Pods read (labels and annotations, Job and Pods).
     pub const REPLICATED_JOB_REPLICAS: &str = "jobset.sigs.k8s.io/replicatedjob-replicas";
     pub const GLOBAL_REPLICAS: &str = "jobset.sigs.k8s.io/global-replicas";
+    /// Set on each Job, counting its own restarts, only where Jobs restart one by one
+    /// (the RestartJob feature).
+    pub const JOB_RESTART_ATTEMPT: &str = "jobset.sigs.k8s.io/job-restart-attempt";
+
+    /// The labels read from a Job (`ChildJob::label`); a Job keeps these alone.
+    pub const READ: [&str; 8] = [
+        JOBSET_NAME,
+        JOBSET_UID,
+        REPLICATED_JOB,
+        JOB_INDEX,
+        RESTART_ATTEMPT,
+        REPLICATED_JOB_REPLICAS,
+        GLOBAL_REPLICAS,
+        JOB_RESTART_ATTEMPT,
+    ];
 }
 
 /// A JobSet: the typed view the code reads, next to the raw object the server sent.
@@ -396,10 +408,15 @@ impl From<RawJob> for ChildJob {
         // Built by moving the parts in: `json!` would serialize a copy of each.
         let labels = serde_json::to_value(&metadata.labels).unwrap_or_default();
         let annotations = serde_json::to_value(metadata.annotations.take()).unwrap_or_default();
-        // Of the labels, commands read the JobSet controller's alone (the template has all):
-        // the Job controller's four (uids and names) are a third of a Job's metadata.
-        if let Some(labels) = &mut metadata.labels {
-            labels.retain(|key, _| key.starts_with(JOBSET_LABEL_PREFIX));
+        // Of the labels, a Job keeps the ones read (the template has them all): the JobSet
+        // controller's thirteen and the Job controller's four fill three BTreeMap nodes,
+        // eight fit in one. Collected afresh: `retain` would keep the nodes.
+        metadata.labels = metadata
+            .labels
+            .map(|all| all.into_iter().filter(|(key, _)| labels::READ.contains(&key.as_str())).collect());
+        // A Vec parsed from JSON has room for four; a Job has one owner.
+        if let Some(owners) = &mut metadata.owner_references {
+            owners.shrink_to_fit();
         }
         let template_metadata =
             serde_json::Map::from_iter([("labels".into(), labels), ("annotations".into(), annotations)]);
@@ -494,6 +511,7 @@ impl ChildJob {
     }
 
     pub fn label(&self, key: &str) -> Option<&str> {
+        debug_assert!(labels::READ.contains(&key), "{key} is not kept on a Job: add it to labels::READ");
         self.metadata.labels.as_ref()?.get(key).map(String::as_str)
     }
 
@@ -608,5 +626,31 @@ mod tests {
         assert!(!job(json!({"parallelism": 2, "completions": 2}), json!({"ready": 1})).is_ready());
         assert!(job(json!({"parallelism": 4, "completions": 1}), json!({"succeeded": 1})).is_ready());
         assert!(!job(json!({}), json!({})).is_ready());
+    }
+
+    #[test]
+    fn a_job_keeps_the_labels_read_and_its_template_keeps_them_all() {
+        let mut all: serde_json::Map<String, Value> =
+            labels::READ.iter().map(|key| (key.to_string(), json!("1"))).collect();
+        for other in ["jobset.sigs.k8s.io/job-key", "batch.kubernetes.io/job-name", "controller-uid"] {
+            all.insert(other.into(), json!("x"));
+        }
+        let job: ChildJob = serde_json::from_value(json!({
+            "metadata": {"name": "j", "labels": all, "ownerReferences": [
+                {"apiVersion": "jobset.x-k8s.io/v1alpha2", "kind": "JobSet", "name": "js", "uid": "u", "controller": true}]},
+            "spec": {"template": {"spec": {"containers": []}}}
+        }))
+        .unwrap();
+        let kept: Vec<&str> = job.metadata.labels.as_ref().unwrap().keys().map(String::as_str).collect();
+        let mut read = labels::READ.to_vec();
+        read.sort();
+        assert_eq!(kept, read);
+        for key in labels::READ {
+            assert_eq!(job.label(key), Some("1"), "{key}");
+        }
+        // The template, which the comparison reads, has every label.
+        assert_eq!(job.template.value()["metadata"]["labels"], Value::Object(all));
+        let owners = job.metadata.owner_references.as_ref().unwrap();
+        assert_eq!((owners.len(), owners.capacity()), (1, 1));
     }
 }

@@ -26,8 +26,12 @@ use crate::select::Selection;
 #[derive(Debug, Default)]
 pub struct Fleet {
     pub jobsets: Vec<JobSet>,
-    /// Child Jobs by the UID of the JobSet that controls them.
-    jobs_by_owner: HashMap<String, Vec<ChildJob>>,
+    /// Child Jobs, sorted by the UID of the JobSet that controls them, then by name.
+    jobs: Vec<ChildJob>,
+    /// Where each JobSet's Jobs sit in `jobs`, by its UID. One Vec of all Jobs, not one
+    /// per JobSet: per-JobSet Vecs grow to room for 4 Jobs (a Job is ~600 bytes) and, while
+    /// they fill, the list they are moved out of is held beside them.
+    jobs_by_owner: HashMap<String, std::ops::Range<usize>>,
     /// Names asked for that do not exist (only with several names).
     pub missing: Vec<String>,
     /// Our ControllerRevisions, parsed (or why one is ignored), by owner UID.
@@ -54,19 +58,24 @@ pub struct Fleet {
 
 impl Fleet {
     pub fn new(jobsets: Vec<JobSet>, jobs: Vec<ChildJob>, missing: Vec<String>) -> Self {
-        let mut jobs_by_owner: HashMap<String, Vec<ChildJob>> = HashMap::new();
-        for job in jobs {
-            if let Some(uid) = owner_uid(&job).map(str::to_owned) {
-                jobs_by_owner.entry(uid).or_default().push(job);
+        let mut jobs = jobs;
+        // Jobs that no JobSet controls are not any JobSet's.
+        jobs.retain(|job| owner_uid(job).is_some());
+        jobs.sort_by(|a, b| (owner_uid(a), a.name()).cmp(&(owner_uid(b), b.name())));
+        jobs.shrink_to_fit();
+        let mut jobs_by_owner: HashMap<String, std::ops::Range<usize>> = HashMap::new();
+        for (i, job) in jobs.iter().enumerate() {
+            let uid = owner_uid(job).unwrap_or_default();
+            match jobs_by_owner.get_mut(uid) {
+                Some(range) => range.end = i + 1,
+                None => {
+                    jobs_by_owner.insert(uid.to_owned(), i..i + 1);
+                }
             }
-        }
-        for jobs in jobs_by_owner.values_mut() {
-            jobs.sort_by(|a, b| a.name().cmp(b.name()));
-            // A Vec grows to room for 4 Jobs at its first push; most JobSets have fewer.
-            jobs.shrink_to_fit();
         }
         Fleet {
             jobsets,
+            jobs,
             jobs_by_owner,
             missing,
             revisions_by_owner: HashMap::new(),
@@ -134,7 +143,9 @@ impl Fleet {
                 uids.extend(revision.parsed.iter().map(|(uid, _)| uid.clone()));
             }
             for (owner, parsed) in revision.parsed {
-                self.revisions_by_owner.entry(owner).or_default().push(parsed);
+                // Room for one at first (a Vec's first push makes room for four): most
+                // JobSets have one revision or a few.
+                self.revisions_by_owner.entry(owner).or_insert_with(|| Vec::with_capacity(1)).push(parsed);
             }
             for (owner, staged) in revision.staged {
                 let kept = match self.staged_by_owner.remove(&owner) {
@@ -183,6 +194,7 @@ impl Fleet {
     pub fn take_objects(&mut self) -> impl Send + 'static + use<> {
         (
             std::mem::take(&mut self.jobsets),
+            std::mem::take(&mut self.jobs),
             std::mem::take(&mut self.jobs_by_owner),
             std::mem::take(&mut self.client_forms),
         )
@@ -190,7 +202,7 @@ impl Fleet {
 
     /// The Jobs the JobSet controls (every attempt), sorted by name.
     pub fn jobs_of(&self, jobset: &JobSet) -> &[ChildJob] {
-        self.jobs_by_owner.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default()
+        self.jobs_by_owner.get(jobset.uid()).map(|range| &self.jobs[range.clone()]).unwrap_or_default()
     }
 }
 
@@ -704,6 +716,33 @@ mod tests {
             .collect();
         serde_json::to_value(crate::diff::compare(jobset, fleet.jobs_of(jobset), &expected))
             .expect("serializable")
+    }
+
+    #[test]
+    fn each_jobsets_jobs_are_its_own_sorted_by_name_whatever_the_order_listed() {
+        let jobsets: Vec<JobSet> = ["u0", "u1", "u2"]
+            .iter()
+            .enumerate()
+            .map(|(i, uid)| {
+                testing::jobset(&format!("js{i}"))
+                    .namespace("ml")
+                    .uid(uid)
+                    .replicated_job("w", 3, testing::pod_template("app:v1"))
+                    .build()
+            })
+            .collect();
+        let spec = jobsets[0].spec.replicated_jobs[0].template.value();
+        // Interleaved and out of order, as pages of a namespace-wide list come.
+        let jobs = [(1, 2), (0, 1), (1, 0), (0, 2), (0, 0), (1, 1)]
+            .iter()
+            .map(|&(js, index)| live_job(&jobsets[js], "w", index, &spec))
+            .collect();
+        let fleet = Fleet::new(jobsets.clone(), jobs, Vec::new());
+        let names =
+            |js: &JobSet| -> Vec<String> { fleet.jobs_of(js).iter().map(|j| j.name().to_owned()).collect() };
+        assert_eq!(names(&jobsets[0]), ["js0-w-0", "js0-w-1", "js0-w-2"]);
+        assert_eq!(names(&jobsets[1]), ["js1-w-0", "js1-w-1", "js1-w-2"]);
+        assert!(names(&jobsets[2]).is_empty());
     }
 
     #[test]

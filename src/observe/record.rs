@@ -465,7 +465,9 @@ fn readable(
     parsed: impl IntoIterator<Item = std::result::Result<Revision, history::UnreadableRevision>>,
     err: &mut dyn Write,
 ) -> Result<Vec<Revision>> {
-    let mut revisions = Vec::new();
+    let parsed = parsed.into_iter();
+    // As many as there are: a Vec's first push makes room for four (most have one).
+    let mut revisions = Vec::with_capacity(parsed.size_hint().0);
     for result in parsed {
         match result {
             Ok(r) => revisions.push(r),

@@ -384,7 +384,7 @@ fn plan_job_restart(jobset: &JobSet, jobs: &[ChildJob], rjob: &str, index: usize
             "--job: Job {job_name} does not exist yet; wait for the controller to create it"
         ));
     };
-    if job.label("jobset.sigs.k8s.io/job-restart-attempt").is_none() {
+    if job.label(labels::JOB_RESTART_ATTEMPT).is_none() {
         return Decision::Refuse(
             "--job: this JobSet controller does not support per-Job restarts (the RestartJob feature gate is off: \
              Jobs carry no jobset.sigs.k8s.io/job-restart-attempt label); restart the whole JobSet instead"
