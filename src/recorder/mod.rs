@@ -40,7 +40,7 @@ mod watch;
 pub use run::{RecorderPlan, run};
 
 /// FNV-1a (64-bit) of a value's `Hash`: keys, chunks and fingerprints, stable within a run.
-pub(crate) fn fnv(value: impl std::hash::Hash) -> u64 {
+fn fnv(value: impl std::hash::Hash) -> u64 {
     use std::hash::Hasher;
     let mut hasher = fnv::FnvHasher::default();
     value.hash(&mut hasher);
