@@ -57,21 +57,17 @@ pub struct Fleet {
 }
 
 impl Fleet {
-    pub fn new(jobsets: Vec<JobSet>, jobs: Vec<ChildJob>, missing: Vec<String>) -> Self {
-        let mut jobs = jobs;
+    pub fn new(jobsets: Vec<JobSet>, mut jobs: Vec<ChildJob>, missing: Vec<String>) -> Self {
         // Jobs that no JobSet controls are not any JobSet's.
         jobs.retain(|job| owner_uid(job).is_some());
         jobs.sort_by(|a, b| (owner_uid(a), a.name()).cmp(&(owner_uid(b), b.name())));
         jobs.shrink_to_fit();
         let mut jobs_by_owner: HashMap<String, std::ops::Range<usize>> = HashMap::new();
-        for (i, job) in jobs.iter().enumerate() {
-            let uid = owner_uid(job).unwrap_or_default();
-            match jobs_by_owner.get_mut(uid) {
-                Some(range) => range.end = i + 1,
-                None => {
-                    jobs_by_owner.insert(uid.to_owned(), i..i + 1);
-                }
-            }
+        let mut start = 0;
+        for owned in jobs.chunk_by(|a, b| owner_uid(a) == owner_uid(b)) {
+            let uid = owner_uid(&owned[0]).unwrap_or_default();
+            jobs_by_owner.insert(uid.to_owned(), start..start + owned.len());
+            start += owned.len();
         }
         Fleet {
             jobsets,
