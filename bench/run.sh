@@ -18,6 +18,7 @@
 # "steady state" is the same diff run again right after. Medians go to BENCHMARKS.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/requests.sh
 
 SIZES=${BENCH_SIZES:-1000 3000 10000}
 RTTS=${BENCH_RTT_MS:-0 20}
@@ -70,23 +71,8 @@ measure() {
   grep -E '^(GET|POST|PATCH|PUT|DELETE) https' "$work/stderr" | name_requests > "$work/requests.$name" || true
 }
 
-# name_requests: `GET https://h/apis/batch/v1/namespaces/x/jobs?labelSelector=… 200 OK …`
-# lines become counted kinds: "LIST jobs", "dry-run create jobs", "create controllerrevisions".
-name_requests() {
-  awk '{
-    method = $1; url = $2; sub(/^https:\/\/[^\/]*/, "", url)
-    query = ""; if (index(url, "?")) { query = substr(url, index(url, "?") + 1); url = substr(url, 1, index(url, "?") - 1) }
-    gsub(/\/namespaces\/[^\/]+/, "", url)
-    n = split(url, p, "/")
-    # /api/v1/R[/NAME[/SUB]] or /apis/G/V/R[/NAME[/SUB]]
-    first = (p[2] == "api") ? 4 : 5
-    resource = p[first]; named = (n > first); sub_ = (n > first + 1) ? "/" p[first + 2] : ""
-    if (method == "GET") kind = named ? "get" : (query ~ /continue=/ ? "LIST (next page)" : "LIST")
-    else if (method == "POST") kind = (query ~ /dryRun=All/) ? "dry-run create" : "create"
-    else kind = tolower(method)
-    count[kind " " resource sub_]++
-  } END { for (k in count) print count[k], k }' | sort -k2
-}
+# name_requests: a -v=6 request log's lines become counted kinds ("2 LIST jobs"), by kind.
+name_requests() { request_kinds | cut -f1,3 | tr '\t' ' ' | sort -k2; }
 
 # fetched PATH...: bytes of the compact JSON the API server sends for these lists. The API
 # server pretty-prints for a curl user agent (1.6-3x the bytes), so curl names itself otherwise.
