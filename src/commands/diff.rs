@@ -50,6 +50,7 @@ pub async fn run(
         cause: None,
         recorder: Recorder::Defer,
         write: plan.record,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let observed = match plan.server_dry_run {
         true => observe(cluster, &plan.selection, Some(&options), err).await?,

@@ -58,6 +58,7 @@ pub async fn run(
         cause: None,
         recorder: Recorder::Defer,
         write: plan.record,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let Some(Observed { fleet, histories, recorder, drifts, .. }) =
         observe_or_deleted_to_read(cluster, &plan.selection, Some(&options), err).await?

@@ -51,6 +51,7 @@ pub async fn run(
         cause: plan.options.reason.clone().map(Cause::IfUnset),
         recorder: Recorder::Defer,
         write: true,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let observed = observe(cluster, &plan.selection, record, err).await?;

@@ -15,7 +15,7 @@ use crate::exit::ExitStatus;
 use crate::history::{Cause, Revision, View, bad_revision, select, templates_of};
 use crate::model::jobset::{JobSet, RESOURCE_NAME};
 use crate::observe::fleet::not_found;
-use crate::observe::{Observed, RecordOptions, Recorder, observe_or_deleted};
+use crate::observe::{NumberCheck, Observed, RecordOptions, Recorder, observe_or_deleted};
 use crate::plan::lost_write::{AfterUnknown, judge_rollback};
 use crate::plan::restart::refusal_after_change;
 use crate::plan::rollback::{
@@ -345,8 +345,13 @@ async fn observe_one<'c>(
     cause: Option<Cause>,
     err: &mut dyn Write,
 ) -> Result<Observed<'c>> {
-    let options =
-        RecordOptions { history_limit: plan.history_limit, cause, recorder: Recorder::Defer, write: true };
+    let options = RecordOptions {
+        history_limit: plan.history_limit,
+        cause,
+        recorder: Recorder::Defer,
+        write: true,
+        numbers: NumberCheck::ReadBack,
+    };
     // One name: a JobSet that does not exist is an error, never an empty result; one
     // deleted whose history is kept says so.
     let observed =

@@ -72,6 +72,7 @@ pub async fn run(
         cause: None,
         recorder: Recorder::Defer,
         write: true,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let record = (plan.dry_run == DryRun::None).then_some(&options);
     let Some(Observed { fleet, recorder, .. }) = observe(cluster, &plan.selection, record, err).await? else {
@@ -231,6 +232,7 @@ async fn finish(
         cause: Some(Cause::Set(plan.cause.clone())),
         recorder: Recorder::Defer,
         write: true,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     // In one namespace, the changed JobSets by name; across namespaces (-A -l), by label again.
     let selection = match plan.selection.namespace {

@@ -46,6 +46,7 @@ pub async fn run(
         cause: None,
         recorder: Recorder::Defer,
         write: plan.record,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let Observed { fleet, drifts, mut defaulter, recorder, .. } =
         observe_to_read(cluster, &plan.selection, Some(&options), err).await?.ok_or_else(|| {

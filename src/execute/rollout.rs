@@ -507,6 +507,7 @@ async fn record(cluster: &Cluster, plan: &Driver, jobset: &JobSet, cause: Option
         cause: cause.map(|c| crate::history::Cause::Set(c.to_owned())),
         recorder: crate::observe::Recorder::Defer,
         write: true,
+        numbers: crate::observe::NumberCheck::ReadBack,
     };
     let selection = Selection {
         namespace: Some(jobset.namespace().to_owned()),

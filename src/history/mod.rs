@@ -662,6 +662,14 @@ pub fn plan_writes(observed: &Observation, revisions: &[Revision]) -> Vec<Write>
     plan.writes
 }
 
+/// `plan_writes`, or when the history already holds what was observed, the moves that
+/// separate numbers two writers gave at once (`renumber_duplicates`): what a writer that
+/// reads a watched store plans, since that store shows the other writer's revision.
+pub fn plan_writes_or_renumber(observed: &Observation, revisions: &[Revision]) -> Vec<Write> {
+    let writes = plan_writes(observed, revisions);
+    if writes.is_empty() { renumber_duplicates(revisions) } else { writes }
+}
+
 /// The history as `plan_writes` would leave it, without writing: what a command that
 /// only reads shows. Revisions it would create are marked `unrecorded` (with no recorded
 /// time); numbers and attempts it would change on stored ones are shown changed; nothing

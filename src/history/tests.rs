@@ -368,8 +368,14 @@ fn two_writers_numbering_at_once_are_separated_by_whoever_looks_next() {
         serde_json::to_value(ops).unwrap(),
         json!([{"op": "test", "path": "/revision", "value": 2}, {"op": "replace", "path": "/revision", "value": 3}])
     );
+    // A writer that reads a watched store finds them on its next look: with nothing new
+    // to record it plans the moves, and with something new it records that first.
+    assert_eq!(plan_writes_or_renumber(&observe(&jobset("app:v3", 0), Running::Spec), &store), moves);
+    let next = plan_writes_or_renumber(&observe(&jobset("app:v4", 0), Running::Spec), &store);
+    assert!(matches!(&next[..], [Write::Create(_), ..]), "{next:?}");
     apply(&mut store, &moves);
     assert!(renumber_duplicates(&store).is_empty(), "unique now");
+    assert!(plan_writes_or_renumber(&observe(&jobset("app:v3", 0), Running::Spec), &store).is_empty());
     assert!(Write::Create(Box::default()).assigns_number());
 }
 

@@ -32,6 +32,20 @@ pub struct RecordOptions {
     /// Whether to write what is new. Write verbs, the recorder and `--record` do; read
     /// verbs otherwise only show what recording would leave (`history::preview`).
     pub write: bool,
+    /// How numbers a concurrent writer gave too are found after writing: a read-back of
+    /// what was written (the CLI, which exits next), or the next look at a store that a
+    /// watch keeps (the recorder: the duplicates are renumbered when its watch shows them).
+    pub numbers: NumberCheck,
+}
+
+/// How a writer finds revision numbers that a concurrent writer gave too.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NumberCheck {
+    /// One LIST of what was written, right after writing (`settle_numbers`).
+    ReadBack,
+    /// None after writing: the duplicates the stored revisions show are renumbered as
+    /// part of the next reconcile (the watch that keeps them shows every later write).
+    FromStore,
 }
 
 /// Who records history: this process, or a running recorder for what it covers.

@@ -13,9 +13,9 @@ use futures::StreamExt;
 use k8s_openapi::api::apps::v1::ControllerRevision;
 use serde_json::Value;
 
-use super::RecordOptions;
 use super::defaulter::{Defaulter, client_expected};
 use super::fleet::Fleet;
+use super::{NumberCheck, RecordOptions};
 use crate::cluster::Cluster;
 use crate::cluster::api::is_precondition_failure;
 use crate::cluster::guarded::{GuardedWrite, TRIES, Verdict, WriteFailure, guarded, write_failure};
@@ -228,9 +228,10 @@ async fn write_histories(
     // Only JobSets with something to write (none in a steady state: nothing is copied);
     // filtered as each JobSet's turn comes, so a refused namespace costs few requests.
     let stored = |o: &Observation| histories.get(o.jobset.uid()).map(Vec::as_slice).unwrap_or_default();
+    let check = options.numbers;
     let mut results: Vec<(usize, Result<Written>, Vec<u8>)> =
         futures::stream::iter(observations.iter().enumerate())
-            .filter(|(_, o)| std::future::ready(!history::plan_writes(o, stored(o)).is_empty()))
+            .filter(|(_, o)| std::future::ready(!writes_due(check, o, stored(o)).is_empty()))
             .filter(|(_, o)| std::future::ready(!is_refused(o.jobset.namespace())))
             .map(|(i, observation)| {
                 let revisions = histories.get(observation.jobset.uid()).cloned().unwrap_or_default();
@@ -238,15 +239,16 @@ async fn write_histories(
                 async move {
                     let mut warnings = Vec::new();
                     let namespace = observation.jobset.namespace();
-                    let result = match write_history(cluster, observation, revisions, &mut warnings).await {
-                        Err(e @ Error::Forbidden { .. }) => {
-                            if let Ok(mut r) = refused.lock() {
-                                r.entry(namespace.to_owned()).or_insert(e);
+                    let result =
+                        match write_history(cluster, observation, revisions, check, &mut warnings).await {
+                            Err(e @ Error::Forbidden { .. }) => {
+                                if let Ok(mut r) = refused.lock() {
+                                    r.entry(namespace.to_owned()).or_insert(e);
+                                }
+                                Ok(Written { revisions: vec![], gave_numbers: false })
                             }
-                            Ok(Written { revisions: vec![], gave_numbers: false })
-                        }
-                        other => other,
-                    };
+                            other => other,
+                        };
                     (i, result, warnings)
                 }
             })
@@ -282,7 +284,9 @@ async fn write_histories(
     let unwritable: Vec<Observation> =
         observations.iter().filter(|o| refused.contains_key(o.jobset.namespace())).cloned().collect();
     preview_histories(&unwritable, histories);
-    settle_numbers(cluster, observations, numbered, histories, err).await?;
+    if check == NumberCheck::ReadBack {
+        settle_numbers(cluster, observations, numbered, histories, err).await?;
+    }
     let outcome = |jobset: &JobSet| match failed.remove(jobset.uid()) {
         _ if !options.records(jobset) => RecordOutcome::Deferred,
         _ if refused.contains_key(jobset.namespace()) => RecordOutcome::ReadOnly,
@@ -334,10 +338,7 @@ async fn settle_numbers(
             let observation = &observations[i];
             let uid = observation.jobset.uid();
             let revisions = readable(by_owner.remove(uid).unwrap_or_default(), err)?;
-            let mut writes = history::plan_writes(observation, &revisions);
-            if writes.is_empty() {
-                writes = history::renumber_duplicates(&revisions);
-            }
+            let writes = writes_due(NumberCheck::FromStore, observation, &revisions);
             if writes.is_empty() {
                 histories.insert(uid.to_owned(), revisions);
             } else {
@@ -707,18 +708,29 @@ pub async fn reread_torn(
     Ok(())
 }
 
+/// The writes that bring one JobSet's stored history up to date with what was seen.
+/// Where numbers are checked from a watched store, this look is the one a read-back would
+/// have been, so a duplicate number it shows is moved apart here.
+fn writes_due(check: NumberCheck, observation: &Observation<'_>, revisions: &[Revision]) -> Vec<StoreWrite> {
+    match check {
+        NumberCheck::ReadBack => history::plan_writes(observation, revisions),
+        NumberCheck::FromStore => history::plan_writes_or_renumber(observation, revisions),
+    }
+}
+
 /// Plans and performs the writes for one JobSet, re-reading it only after a lost race or
 /// a lost answer (the write may have landed). The server's answers keep the in-memory
 /// revisions current without another list; whether the numbers given are unique is
-/// checked for the whole fleet afterwards (`settle_numbers`).
+/// checked afterwards (`NumberCheck`).
 async fn write_history(
     cluster: &Cluster,
     observation: &Observation<'_>,
     revisions: Vec<Revision>,
+    check: NumberCheck,
     err: &mut dyn Write,
 ) -> Result<Written> {
     let mut write =
-        HistoryWrites { cluster, observation, revisions, gave_numbers: false, numbering: false, err };
+        HistoryWrites { cluster, observation, revisions, check, gave_numbers: false, numbering: false, err };
     guarded(&cluster.log, &mut write).await
 }
 
@@ -727,6 +739,7 @@ struct HistoryWrites<'a, 'o> {
     cluster: &'a Cluster,
     observation: &'a Observation<'o>,
     revisions: Vec<Revision>,
+    check: NumberCheck,
     gave_numbers: bool,
     /// Whether the write that failed last gives a number (if its answer was lost, it
     /// may have landed, and `settle_numbers` must look).
@@ -750,7 +763,7 @@ impl GuardedWrite for HistoryWrites<'_, '_> {
     }
 
     async fn send(&mut self) -> Result<Written> {
-        let writes = history::plan_writes(self.observation, &self.revisions);
+        let writes = writes_due(self.check, self.observation, &self.revisions);
         for write in &writes {
             if let Err(e) = perform(self.cluster, self.observation.jobset, write, &mut self.revisions).await {
                 self.numbering = write.assigns_number();
@@ -769,7 +782,7 @@ impl GuardedWrite for HistoryWrites<'_, '_> {
         let selector = format!("{}={}", history::JOBSET_LABEL, jobset.name());
         let stored = self.cluster.list_revisions(Some(jobset.namespace()), &selector).await?;
         self.revisions = parse_revisions(&stored, jobset, self.err)?;
-        Ok(match history::plan_writes(self.observation, &self.revisions).is_empty() {
+        Ok(match writes_due(self.check, self.observation, &self.revisions).is_empty() {
             true => Verdict::Done(self.written()),
             false => Verdict::SendAgain,
         })

@@ -19,7 +19,7 @@ use super::watch::{stores, watch};
 use crate::cluster::Cluster;
 use crate::error::Result;
 use crate::exit::ExitStatus;
-use crate::observe::{RecordOptions, Recorder};
+use crate::observe::{NumberCheck, RecordOptions, Recorder};
 use crate::presence::{LEASE_NAME, Scope};
 
 /// What `kubectl jobset recorder` was asked to do.
@@ -93,6 +93,7 @@ pub async fn run(cluster: &Cluster, plan: &RecorderPlan, err: &mut dyn Write) ->
         cause: None,
         recorder: Recorder::Ignore,
         write: true,
+        numbers: NumberCheck::FromStore,
     };
     let watches = async { tokio::join!(watch(&shared, cluster, plan, writers), keep_lease(&shared, &lease)) };
     let announcer = announce(&shared, cluster, &identity, announce_rx);

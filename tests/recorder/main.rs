@@ -560,6 +560,61 @@ async fn the_echo_of_our_own_revision_write_is_not_reconciled_and_the_next_edit_
     assert_eq!(counter("kubectl_jobset_recorder_reconcile_errors_total"), 0.0, "{}", recorder.log());
 }
 
+/// The recorder's LISTs of ControllerRevisions after its watches synced, from its `-v=6`
+/// request log (watches and the first list are not counted).
+fn revision_lists_after_sync(log: &str) -> Vec<String> {
+    let after = log.split_once("watches synced").map(|(_, rest)| rest).unwrap_or_default();
+    after
+        .lines()
+        .filter(|l| l.starts_with("GET https://") && l.contains("/controllerrevisions"))
+        .filter(|l| !l.contains("watch=true") && !l.contains("watch=1"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+#[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
+async fn the_recorder_renumbers_a_duplicate_its_watch_shows_without_reading_back_its_writes() {
+    let _serial = SERIAL.lock().await;
+    let ns = TestNs::new("rec-dupes").await;
+    let args = ["-n", ns.name.as_str(), "--metrics-addr", "0", "--lease-duration", "5s", "-v", "6"];
+    let recorder = Recorder::start(&ns, "d1", &args);
+    recorder.wait_for_log("watches synced").await;
+    ns.create(&jobset_yaml("train", &[("w", 1, "busybox:v1")], RESTARTABLE));
+    ns.wait_for_attempt_jobs("train", 0, 1).await;
+    wait_for_revision(&ns, "train", "busybox:v1", "0").await;
+    set_image(&ns, "train", "busybox:v2").await;
+    wait_for_revision(&ns, "train", "busybox:v2", "").await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Its writes were numbered from its store: no LIST to read them back (the CLI does one).
+    let lists = revision_lists_after_sync(&recorder.log());
+    assert!(lists.is_empty(), "the recorder listed revisions after syncing: {lists:#?}");
+
+    // Another writer, from an older view, gives v1 the number v2 has: a duplicate.
+    let stored = revisions(&ns, "train").await;
+    let numbered: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
+    assert_eq!(numbered, [(1, "busybox:v1".to_owned()), (2, "busybox:v2".to_owned())]);
+    let v1 = stored[0].metadata.name.clone().unwrap();
+    let patch: json_patch::Patch = serde_json::from_value(json!([
+        {"op": "test", "path": "/revision", "value": 1}, {"op": "replace", "path": "/revision", "value": 2}
+    ]))
+    .unwrap();
+    Api::<ControllerRevision>::namespaced(ns.client.clone(), &ns.name)
+        .patch(&v1, &PatchParams::default(), &Patch::Json::<()>(patch))
+        .await
+        .expect("give v1 the number of v2");
+    // The watch shows it; the later-recorded of the two moves past the highest number.
+    let settled = wait_for("the duplicate number moved apart", Duration::from_secs(30), || async {
+        let stored = revisions(&ns, "train").await;
+        let numbered: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
+        (numbered == [(2, "busybox:v1".to_owned()), (3, "busybox:v2".to_owned())]).then_some(numbered)
+    })
+    .await;
+    assert_eq!(settled.len(), 2, "no revision added or lost");
+    let lists = revision_lists_after_sync(&recorder.log());
+    assert!(lists.is_empty(), "renumbered from the store, not a LIST: {lists:#?}");
+}
+
 #[tokio::test]
 #[ignore = "e2e: needs the test control plane; `make test` starts it and runs these"]
 async fn a_recorder_and_the_cli_recording_at_once_keep_revision_numbers_unique() {
