@@ -346,8 +346,10 @@ fn settle(
         let after = histories.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let earlier = before.get(jobset.uid()).map(Vec::as_slice).unwrap_or_default();
         let changes = changes(earlier, after);
-        // Done, unless a staged change is applied next (its own writes and retries).
-        if let Some(seen) = settle_from.filter(|_| !staged_due) {
+        // Done, unless a staged change is applied next (its own writes and retries), or a
+        // duplicate number is still stored: this reconcile recorded something new first,
+        // and the echo of its writes must be looked at to move the duplicate.
+        if let Some(seen) = settle_from.filter(|_| !staged_due && numbers_unique(after)) {
             // A revision we rewrote replaces its old version in the fingerprint. One that
             // did not parse is not in `earlier`: the fingerprints differ, and the JobSet is
             // reconciled once more (never skipped wrongly).
@@ -396,6 +398,12 @@ fn needs_retry(
     spec: Option<crate::diff::digest::Digest>,
 ) -> bool {
     outcome.failed() || spec_revision(histories, jobset, spec).is_none()
+}
+
+/// Whether no two revisions of a history share a number (the recorder finds duplicates
+/// from its store, `NumberCheck::FromStore`, when nothing else is to be recorded).
+fn numbers_unique(history: &[Revision]) -> bool {
+    history::renumber_duplicates(history).is_empty()
 }
 
 /// What a reconcile changed in one JobSet's history.
@@ -486,6 +494,15 @@ mod tests {
         assert_eq!(c.credited, vec![(1, 1), (2, 2)]);
         assert_eq!(c.written.len(), 2);
         assert!(changes(&after, &after).is_empty(), "nothing written, nothing to report");
+    }
+
+    #[test]
+    fn a_history_with_a_duplicate_number_is_not_settled() {
+        let unique = vec![revision("a", 1, "0", "10"), revision("b", 2, "", "11")];
+        assert!(numbers_unique(&unique));
+        let duplicate = vec![revision("a", 2, "0", "10"), revision("b", 2, "", "11")];
+        assert!(!numbers_unique(&duplicate), "looked at again, to move one of them");
+        assert!(numbers_unique(&[]));
     }
 
     #[test]
