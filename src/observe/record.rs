@@ -338,7 +338,8 @@ async fn settle_numbers(
             let observation = &observations[i];
             let uid = observation.jobset.uid();
             let revisions = readable(by_owner.remove(uid).unwrap_or_default(), err)?;
-            let writes = writes_due(NumberCheck::FromStore, observation, &revisions);
+            // Read just now: what is new, or else the moves that part duplicate numbers.
+            let writes = history::plan_writes_or_renumber(observation, &revisions);
             if writes.is_empty() {
                 histories.insert(uid.to_owned(), revisions);
             } else {
