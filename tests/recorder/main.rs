@@ -166,6 +166,11 @@ fn image_of(revision: &ControllerRevision) -> String {
         .to_owned()
 }
 
+/// Each revision's number and image, in the order given.
+fn numbered(revisions: &[ControllerRevision]) -> Vec<(i64, String)> {
+    revisions.iter().map(|r| (r.revision, image_of(r))).collect()
+}
+
 fn annotation(revision: &ControllerRevision, key: &str) -> String {
     revision.metadata.annotations.as_ref().and_then(|a| a.get(key)).cloned().unwrap_or_default()
 }
@@ -551,9 +556,8 @@ async fn the_echo_of_our_own_revision_write_is_not_reconciled_and_the_next_edit_
     wait_for_revision(&ns, "train", "busybox:v3", "").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     let stored = revisions(&ns, "train").await;
-    let images: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
     assert_eq!(
-        images,
+        numbered(&stored),
         [(1, "busybox:v1".to_owned()), (2, "busybox:v2".to_owned()), (3, "busybox:v3".to_owned())],
         "each template once, numbered in order"
     );
@@ -592,8 +596,7 @@ async fn the_recorder_renumbers_a_duplicate_its_watch_shows_without_reading_back
 
     // Another writer, from an older view, gives v1 the number v2 has: a duplicate.
     let stored = revisions(&ns, "train").await;
-    let numbered: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
-    assert_eq!(numbered, [(1, "busybox:v1".to_owned()), (2, "busybox:v2".to_owned())]);
+    assert_eq!(numbered(&stored), [(1, "busybox:v1".to_owned()), (2, "busybox:v2".to_owned())]);
     let v1 = stored[0].metadata.name.clone().unwrap();
     let patch: json_patch::Patch = serde_json::from_value(json!([
         {"op": "test", "path": "/revision", "value": 1}, {"op": "replace", "path": "/revision", "value": 2}
@@ -606,8 +609,8 @@ async fn the_recorder_renumbers_a_duplicate_its_watch_shows_without_reading_back
     // The watch shows it; the later-recorded of the two moves past the highest number.
     let settled = wait_for("the duplicate number moved apart", Duration::from_secs(30), || async {
         let stored = revisions(&ns, "train").await;
-        let numbered: Vec<(i64, String)> = stored.iter().map(|r| (r.revision, image_of(r))).collect();
-        (numbered == [(2, "busybox:v1".to_owned()), (3, "busybox:v2".to_owned())]).then_some(numbered)
+        let now = numbered(&stored);
+        (now == [(2, "busybox:v1".to_owned()), (3, "busybox:v2".to_owned())]).then_some(now)
     })
     .await;
     assert_eq!(settled.len(), 2, "no revision added or lost");
