@@ -2,6 +2,10 @@
 //! many events name it, with the time of the first event not yet handled (for the
 //! event-to-write lag), delayed retries, a per-JobSet backoff after failures, and what
 //! each JobSet looked like when it was last reconciled to the end.
+//!
+//! Ready keys wait in one of `LANES` lanes, always the same for a JobSet (`lane_of`).
+//! Each lane has one worker, so a JobSet is never in two reconciles at once, and its
+//! templates are dry-run by the same cache each time.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -25,13 +29,22 @@ impl std::fmt::Display for Key {
     }
 }
 
+/// Lanes of the queue, each with a worker of its own.
+pub const LANES: usize = 16;
+
+/// The lane `key` always waits in.
+pub fn lane_of(key: &Key) -> usize {
+    (super::fnv(key) % LANES as u64) as usize
+}
+
 /// The first backoff after a failed reconcile; it doubles up to `MAX_BACKOFF`.
 const FIRST_BACKOFF: Duration = Duration::from_millis(500);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Default)]
 pub struct WorkQueue {
-    ready: VecDeque<Key>,
+    /// Ready keys, by lane, each lane in the order they were queued.
+    ready: [VecDeque<Key>; LANES],
     /// Every key in `ready`, with the time of its first unhandled event.
     since: HashMap<Key, Instant>,
     /// Keys to add back at a later time (with their first event's time).
@@ -54,7 +67,7 @@ impl WorkQueue {
             Some(since) => *since = (*since).min(at),
             None => {
                 self.since.insert(key.clone(), at);
-                self.ready.push_back(key);
+                self.ready[lane_of(&key)].push_back(key);
             }
         }
     }
@@ -66,15 +79,18 @@ impl WorkQueue {
         self.delayed.insert((due, self.sequence), (key, first_event));
     }
 
-    /// Moves the delayed keys that are due into the queue.
-    pub fn promote(&mut self, now: Instant) {
+    /// Moves the delayed keys that are due into the queue; whether there were any.
+    pub fn promote(&mut self, now: Instant) -> bool {
+        let mut promoted = false;
         while let Some(entry) = self.delayed.first_entry() {
             if entry.key().0 > now {
                 break;
             }
             let (key, first_event) = entry.remove();
             self.add(key, first_event);
+            promoted = true;
         }
+        promoted
     }
 
     /// When the next delayed key is due.
@@ -82,10 +98,12 @@ impl WorkQueue {
         self.delayed.keys().next().map(|(due, _)| *due)
     }
 
-    /// Up to `max` keys in the order they were queued, with their first event's time.
-    pub fn take(&mut self, max: usize) -> Vec<(Key, Instant)> {
-        let n = max.min(self.ready.len());
-        self.ready
+    /// Up to `max` keys of `lane` in the order they were queued, with their first event's
+    /// time.
+    pub fn take(&mut self, lane: usize, max: usize) -> Vec<(Key, Instant)> {
+        let ready = &mut self.ready[lane];
+        let n = max.min(ready.len());
+        ready
             .drain(..n)
             .map(|key| {
                 let since = self.since.remove(&key).unwrap_or_else(Instant::now);
@@ -96,7 +114,7 @@ impl WorkQueue {
 
     /// Drops everything queued (a standby replica does not reconcile).
     pub fn clear(&mut self) {
-        self.ready.clear();
+        self.ready.iter_mut().for_each(VecDeque::clear);
         self.since.clear();
         self.delayed.clear();
         self.settled.clear();
@@ -120,7 +138,12 @@ impl WorkQueue {
     }
 
     pub fn len(&self) -> usize {
-        self.ready.len() + self.delayed.len()
+        self.ready_len() + self.delayed.len()
+    }
+
+    /// Keys ready now, in every lane.
+    pub fn ready_len(&self) -> usize {
+        self.since.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -147,6 +170,11 @@ impl WorkQueue {
 mod tests {
     use super::*;
 
+    /// Everything ready, lane by lane.
+    fn take_all(q: &mut WorkQueue) -> Vec<(Key, Instant)> {
+        (0..LANES).flat_map(|lane| q.take(lane, usize::MAX)).collect()
+    }
+
     #[test]
     fn a_key_is_queued_once_with_its_first_event_time() {
         let t0 = Instant::now();
@@ -155,7 +183,8 @@ mod tests {
         q.add(Key::new("ns", "b"), t0 + Duration::from_millis(6));
         q.add(Key::new("ns", "a"), t0);
         assert_eq!(q.len(), 2);
-        let taken = q.take(10);
+        let mut taken = take_all(&mut q);
+        taken.sort();
         assert_eq!(
             taken,
             vec![(Key::new("ns", "a"), t0), (Key::new("ns", "b"), t0 + Duration::from_millis(6))]
@@ -168,11 +197,11 @@ mod tests {
         let t0 = Instant::now();
         let mut q = WorkQueue::default();
         q.add_after(Key::new("ns", "a"), t0, t0 + Duration::from_millis(200));
-        q.promote(t0 + Duration::from_millis(100));
-        assert!(q.take(10).is_empty());
+        assert!(!q.promote(t0 + Duration::from_millis(100)));
+        assert!(take_all(&mut q).is_empty());
         assert_eq!(q.next_due(), Some(t0 + Duration::from_millis(200)));
-        q.promote(t0 + Duration::from_millis(200));
-        assert_eq!(q.take(10), vec![(Key::new("ns", "a"), t0)]);
+        assert!(q.promote(t0 + Duration::from_millis(200)));
+        assert_eq!(take_all(&mut q), vec![(Key::new("ns", "a"), t0)]);
         assert_eq!(q.next_due(), None);
     }
 
@@ -221,6 +250,26 @@ mod tests {
         q.clear();
         assert!(q.is_empty());
         q.add(Key::new("ns", "a"), t0);
-        assert_eq!(q.take(1).len(), 1, "a cleared key can be queued again");
+        assert_eq!(take_all(&mut q).len(), 1, "a cleared key can be queued again");
+    }
+
+    #[test]
+    fn a_key_always_waits_in_the_same_lane_in_the_order_it_was_queued() {
+        let t0 = Instant::now();
+        let mut q = WorkQueue::default();
+        let keys: Vec<Key> = (0..200).map(|i| Key::new("ns", &format!("js{i}"))).collect();
+        for key in &keys {
+            q.add(key.clone(), t0);
+        }
+        assert_eq!(q.ready_len(), 200);
+        let lanes: std::collections::HashSet<usize> = keys.iter().map(lane_of).collect();
+        assert!(lanes.len() > LANES / 2, "spread over the lanes: {lanes:?}");
+        let lane = lane_of(&keys[0]);
+        let mine: Vec<&Key> = keys.iter().filter(|k| lane_of(k) == lane).collect();
+        let taken = q.take(lane, 2);
+        assert_eq!(taken.iter().map(|(k, _)| k).collect::<Vec<_>>(), mine[..2], "first in, first out");
+        assert!(q.take(lane, usize::MAX).iter().all(|(k, _)| lane_of(k) == lane), "its own lane only");
+        assert_eq!(q.ready_len(), 200 - mine.len());
+        assert_eq!(lane_of(&keys[0]), lane_of(&keys[0].clone()));
     }
 }

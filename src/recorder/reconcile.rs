@@ -1,9 +1,10 @@
-//! The recorder's worker: takes the queued JobSets in batches, builds a `Fleet` from the
-//! stores (no extra reads), runs the observe step's compare and record on it (the same
+//! The recorder's workers, one per lane of the queue: each takes a few queued JobSets of
+//! its lane at a time, builds a `Fleet` from the stores (no extra reads), runs the observe step's compare and record on it (the same
 //! code every command runs, so the recorder and the CLI plan the same guarded writes),
 //! and queues again each JobSet whose record outcome says it is not done. A JobSet whose
 //! stores hold what they held when its last reconcile was done (with our writes) is not
-//! reconciled again: the echo of our own write is not news.
+//! reconciled again: the echo of our own write is not news. The lanes do not wait for
+//! each other: one lane's slow write never holds up the next JobSets of the others.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -12,7 +13,7 @@ use k8s_openapi::api::apps::v1::ControllerRevision;
 use kube::runtime::reflector::ObjectRef;
 
 use super::metrics::Metrics;
-use super::queue::Key;
+use super::queue::{Key, LANES};
 use super::state::{Seen, Shared};
 use crate::cluster::Cluster;
 use crate::error::Error;
@@ -24,12 +25,13 @@ use crate::observe::{
     Defaulter, Fleet, Histories, RecordOptions, RecordOutcome, Recorded, compute, record, spec_revision,
 };
 
-/// JobSets reconciled together (one compare and one record over them). Each is read out
-/// of the stores with its Jobs and revisions for the batch: small batches keep a
-/// catch-up's peak close to the stores' own size.
-const BATCH: usize = 128;
-/// Parts of a batch recorded concurrently, each with its own dry-run cache.
-const CHUNKS: usize = 16;
+/// JobSets a lane reconciles together (one compare and one record over them). Each is
+/// read out of the stores with its Jobs and revisions for the reconcile: few at a time
+/// (`LANES` × `TAKE` in all) keep a catch-up's peak close to the stores' own size.
+const TAKE: usize = 8;
+/// While more JobSets than the lanes take at once are ready, the queue holds a backlog:
+/// Events wait (`Shared::no_backlog`), so a catch-up's writes have the API server first.
+pub(super) const BACKLOG: usize = LANES * TAKE;
 /// How soon a JobSet is looked at again after a torn read (Jobs of an attempt its status
 /// does not show yet: the two watches are not in step).
 const TORN_READ_RETRY: Duration = Duration::from_millis(200);
@@ -42,26 +44,45 @@ const STORE_WAIT: Duration = Duration::from_secs(2);
 /// hand; meanwhile the JobSet is recorded as usual).
 const HANDOVER_RETRY: Duration = Duration::from_millis(200);
 const HANDOVER_WAIT: jiff::SignedDuration = jiff::SignedDuration::from_secs(300);
-/// Dry-run caches start afresh after this many reconciled JobSets (bounded memory).
+/// Dry-run caches start afresh after this many reconciled JobSets, in all lanes (bounded
+/// memory).
 const DEFAULTER_RESET: u64 = 5_000;
 
-/// Takes queued JobSets in batches and reconciles them, until asked to stop (the batch in
-/// flight is finished first).
+/// Reconciles queued JobSets, a worker per lane, until asked to stop (what is in flight is
+/// finished first).
 pub(super) async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions) {
-    let mut defaulters: Vec<Defaulter> = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
+    futures::future::join_all((0..LANES).map(|lane| work_lane(shared, cluster, options, lane))).await;
+}
+
+/// One lane's worker: takes a few of its JobSets at a time and reconciles them. A JobSet
+/// is always in the same lane, so it is never in two reconciles at once, and its templates
+/// are dry-run by the same cache each time.
+async fn work_lane(shared: &Shared<'_>, cluster: &Cluster, options: &RecordOptions, lane: usize) {
+    let mut defaulter = Defaulter::new(cluster);
     let mut reconciled = 0u64;
     loop {
         if shared.stopping.get() {
             return;
         }
-        let (batch, due) = if shared.synced() {
+        // Asked for before the queue is looked at: a key queued meanwhile wakes this lane.
+        let woken = shared.wake.notified();
+        let (taken, due) = if shared.synced() {
             let mut queue = shared.queue.borrow_mut();
-            queue.promote(Instant::now());
-            (queue.take(BATCH), queue.next_due())
+            let promoted = queue.promote(Instant::now());
+            let taken = queue.take(lane, TAKE);
+            let backlog = queue.ready_len() >= BACKLOG;
+            let due = queue.next_due();
+            drop(queue);
+            shared.set_backlog(backlog);
+            if promoted {
+                // Keys of other lanes may be among them.
+                shared.wake_workers();
+            }
+            (taken, due)
         } else {
             (Vec::new(), None)
         };
-        if batch.is_empty() {
+        if taken.is_empty() {
             let due = async {
                 match due {
                     Some(due) => tokio::time::sleep_until(due.into()).await,
@@ -69,7 +90,7 @@ pub(super) async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &Recor
                 }
             };
             tokio::select! {
-                () = shared.wake.notified() => {}
+                () = woken => {}
                 () = due => {}
             }
             continue;
@@ -77,14 +98,15 @@ pub(super) async fn work(shared: &Shared<'_>, cluster: &Cluster, options: &Recor
         if !shared.leading() {
             // A standby does not record; it queues everything again when it leads.
             shared.queue.borrow_mut().clear();
+            shared.set_backlog(false);
             continue;
         }
-        reconciled += batch.len() as u64;
-        if reconciled > DEFAULTER_RESET {
+        reconciled += taken.len() as u64;
+        if reconciled > DEFAULTER_RESET / LANES as u64 {
             reconciled = 0;
-            defaulters = (0..CHUNKS).map(|_| Defaulter::new(cluster)).collect();
+            defaulter = Defaulter::new(cluster);
         }
-        reconcile_batch(shared, cluster, &mut defaulters, options, batch).await;
+        reconcile_taken(shared, cluster, &mut defaulter, options, taken).await;
     }
 }
 
@@ -100,16 +122,19 @@ struct Item {
     revisions: Vec<ControllerRevision>,
 }
 
-async fn reconcile_batch(
+/// Reconciles JobSets a lane took: those the stores show as they were left are skipped,
+/// those not ready yet come back later, the rest are compared and recorded together
+/// (each alone if it failed together with others before).
+async fn reconcile_taken(
     shared: &Shared<'_>,
     cluster: &Cluster,
-    defaulters: &mut [Defaulter<'_>],
+    defaulter: &mut Defaulter<'_>,
     options: &RecordOptions,
-    batch: Vec<(Key, Instant)>,
+    taken: Vec<(Key, Instant)>,
 ) {
     let now = Instant::now();
     let mut items: Vec<Item> = Vec::new();
-    for (key, since) in batch {
+    for (key, since) in taken {
         let Some(stored) = shared.jobsets.get(&ObjectRef::new(&key.name).within(&key.namespace)) else {
             continue; // deleted: its history is the retention's (`retention`)
         };
@@ -175,26 +200,11 @@ async fn reconcile_batch(
         ready.into_iter().partition(|item| solo.contains(&item.key))
     };
     for item in alone {
-        let defaulter = &mut defaulters[chunk_of(&item.key, CHUNKS)];
-        reconcile_chunk(shared, cluster, defaulter, options, vec![item]).await;
+        reconcile_together(shared, cluster, defaulter, options, vec![item]).await;
     }
-    // A JobSet always goes to the same part, so its templates are dry-run once, by the
-    // same cache, however often it is reconciled.
-    let mut chunks: Vec<Vec<Item>> = (0..defaulters.len()).map(|_| Vec::new()).collect();
-    for item in ready {
-        chunks[chunk_of(&item.key, defaulters.len())].push(item);
+    if !ready.is_empty() {
+        reconcile_together(shared, cluster, defaulter, options, ready).await;
     }
-    let runs = chunks
-        .into_iter()
-        .zip(defaulters.iter_mut())
-        .filter(|(chunk, _)| !chunk.is_empty())
-        .map(|(chunk, defaulter)| reconcile_chunk(shared, cluster, defaulter, options, chunk));
-    futures::future::join_all(runs).await;
-}
-
-/// The part of a batch a JobSet belongs to, out of `parts`.
-fn chunk_of(key: &Key, parts: usize) -> usize {
-    (super::fnv(key) % parts.max(1) as u64) as usize
 }
 
 /// The uid of the JobSet this one replaced in a handover (`rollback --handover`), if any.
@@ -230,20 +240,20 @@ fn store_shows_our_writes(shared: &Shared<'_>, item: &Item, now: Instant) -> boo
     false
 }
 
-/// Compare and record for part of a batch, then count, log and announce what changed.
-async fn reconcile_chunk(
+/// Compare and record JobSets together, then count, log and announce what changed.
+async fn reconcile_together(
     shared: &Shared<'_>,
     cluster: &Cluster,
     defaulter: &mut Defaulter<'_>,
     options: &RecordOptions,
-    chunk: Vec<Item>,
+    items: Vec<Item>,
 ) {
     let mut before: HashMap<String, Vec<Revision>> = HashMap::new();
     let mut keys: Vec<Taken> = Vec::new();
     let mut jobsets = Vec::new();
     let mut jobs = Vec::new();
     let mut revisions = Vec::new();
-    for item in chunk {
+    for item in items {
         let uid = item.jobset.uid().to_owned();
         let parsed = item.revisions.iter().filter_map(|r| history::parse(r, &uid).ok()).collect();
         before.insert(uid, parsed);
@@ -276,17 +286,17 @@ async fn reconcile_chunk(
     }
 }
 
-/// A JobSet of a chunk: its key, the time of its first event not handled yet, and (unless
-/// an earlier version of it is recorded) what the stores held of it, to settle it from
-/// when the reconcile is done.
+/// A JobSet reconciled together with others: its key, the time of its first event not
+/// handled yet, and (unless an earlier version of it is recorded) what the stores held of
+/// it, to settle it from when the reconcile is done.
 struct Taken {
     key: Key,
     since: Instant,
     settle_from: Option<Seen>,
 }
 
-/// A chunk whose compare or record failed as a whole: several JobSets are tried each
-/// alone, right away (to find the one that fails); one alone is tried again later.
+/// JobSets whose compare or record failed as a whole: several are tried each alone, right
+/// away (to find the one that fails); one alone is tried again later.
 fn not_reconciled(shared: &Shared<'_>, keys: &[Taken], e: &Error, finished: Instant) {
     if keys.len() > 1 {
         let mut queue = shared.queue.borrow_mut();
@@ -316,7 +326,7 @@ fn not_reconciled(shared: &Shared<'_>, keys: &[Taken], e: &Error, finished: Inst
     ));
 }
 
-/// After a chunk was recorded: each JobSet is done or queued again (by its outcome), and
+/// After JobSets were recorded together: each JobSet is done or queued again (by its outcome), and
 /// what changed is counted, logged and announced.
 fn settle(
     shared: &Shared<'_>,
@@ -381,7 +391,7 @@ fn settle(
             shared.say(&format!("jobset {key}: credited restart attempt {attempt} to revision {number}"));
         }
     }
-    // Events go to the announcer: they are news, not history, and do not hold up the next batch.
+    // Events go to the announcer: they are news, not history, and hold up no reconcile.
     if let Some(announce) = shared.announce.borrow().as_ref() {
         for announcement in announcements {
             let _ = announce.send(announcement);
@@ -459,8 +469,6 @@ fn recorded_note(revision: &Revision) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
-
     use super::*;
     use serde_json::json;
 
@@ -503,17 +511,6 @@ mod tests {
         let duplicate = vec![revision("a", 2, "0", "10"), revision("b", 2, "", "11")];
         assert!(!numbers_unique(&duplicate), "looked at again, to move one of them");
         assert!(numbers_unique(&[]));
-    }
-
-    #[test]
-    fn a_jobset_always_goes_to_the_same_part_of_a_batch() {
-        let key = Key::new("ns", "train");
-        assert_eq!(chunk_of(&key, 16), chunk_of(&key.clone(), 16));
-        assert!(chunk_of(&key, 16) < 16);
-        assert_eq!(chunk_of(&key, 1), 0);
-        let parts: HashSet<usize> =
-            (0..100).map(|i| chunk_of(&Key::new("ns", &format!("js{i}")), 16)).collect();
-        assert!(parts.len() > 8, "spread over the parts: {parts:?}");
     }
 
     #[test]

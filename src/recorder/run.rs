@@ -137,7 +137,7 @@ fn scope_text(plan: &RecorderPlan) -> String {
     }
 }
 
-/// After `signal`: the worker finishes its batch and the announcer the Events queued,
+/// After `signal`: the workers finish their reconciles and the announcer the Events queued,
 /// within the grace (the writes first).
 async fn stop(
     shared: &Shared<'_>,
@@ -150,7 +150,9 @@ async fn stop(
         SHUTDOWN_GRACE.as_secs()
     ));
     shared.stopping.set(true);
-    shared.wake.notify_one();
+    // The Events queued go out now, beside the last writes.
+    shared.set_backlog(false);
+    shared.wake_workers();
     shared.retention_wake.notify_one();
     let deadline = tokio::time::Instant::now() + SHUTDOWN_GRACE;
     let finish = async {

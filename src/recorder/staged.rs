@@ -103,7 +103,7 @@ async fn apply_one(shared: &Shared<'_>, cluster: &Cluster, key: &Key) {
             Metrics::add(&shared.metrics.staged_errors, 1);
             shared.warn_once(&format!("warning: jobset {key}: staged change not applied yet: {e}"));
             shared.queue.borrow_mut().add_after(key.clone(), Instant::now(), Instant::now() + RETRY);
-            shared.wake.notify_one();
+            shared.wake_workers();
         }
         Outcome::Skipped(why) => shared.say(&format!("jobset {key}: staged change not applied: {why}")),
         Outcome::WouldRestart { .. } => {}

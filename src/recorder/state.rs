@@ -41,7 +41,11 @@ pub(super) type Expected = (Instant, Vec<(String, String)>);
 /// What the watches, the Lease keeper and the worker share (all on one task).
 pub(super) struct Shared<'a> {
     pub(super) queue: RefCell<WorkQueue>,
+    /// Wakes the lanes' workers (`wake_workers`).
     pub(super) wake: Notify,
+    /// Whether the queue holds more JobSets than the lanes take at once (a catch-up, a
+    /// re-list): Events wait meanwhile (`no_backlog`).
+    pub(super) backlog: tokio::sync::watch::Sender<bool>,
     /// Wakes the retention task: a JobSet or revision changed, or this replica leads now.
     pub(super) retention_wake: Notify,
     pub(super) stopping: Cell<bool>,
@@ -90,6 +94,7 @@ impl<'a> Shared<'a> {
         Shared {
             queue: RefCell::new(WorkQueue::default()),
             wake: Notify::new(),
+            backlog: tokio::sync::watch::Sender::new(false),
             retention_wake: Notify::new(),
             stopping: Cell::new(false),
             synced: Default::default(),
@@ -131,7 +136,23 @@ impl<'a> Shared<'a> {
 
     pub(super) fn enqueue(&self, key: Key) {
         self.queue.borrow_mut().add(key, Instant::now());
-        self.wake.notify_one();
+        self.wake_workers();
+    }
+
+    /// Wakes every lane's worker that waits: each looks at its own lane.
+    pub(super) fn wake_workers(&self) {
+        self.wake.notify_waiters();
+    }
+
+    pub(super) fn set_backlog(&self, backlog: bool) {
+        self.backlog.send_if_modified(|held| std::mem::replace(held, backlog) != backlog);
+    }
+
+    /// Resolves once the queue holds no backlog, or after `at_most`: an Event is news, it
+    /// waits for the history to be written, but not for ever.
+    pub(super) async fn no_backlog(&self, at_most: std::time::Duration) {
+        let mut backlog = self.backlog.subscribe();
+        let _ = tokio::time::timeout(at_most, backlog.wait_for(|held| !*held)).await;
     }
 
     pub(super) fn enqueue_all(&self) {
@@ -141,7 +162,7 @@ impl<'a> Shared<'a> {
             queue.add(Key::new(jobset.namespace(), jobset.name()), now);
         }
         drop(queue);
-        self.wake.notify_one();
+        self.wake_workers();
         self.retention_wake.notify_one();
     }
 
@@ -397,5 +418,33 @@ mod tests {
         let annotations = merged.metadata.annotations.unwrap();
         assert_eq!(annotations[history::CHANGE_CAUSE], "v3");
         assert_eq!(annotations["keep"], "me");
+    }
+
+    #[tokio::test]
+    async fn events_wait_while_the_queue_holds_a_backlog_but_not_for_ever() {
+        let (stores, _writers) = super::super::watch::stores();
+        let mut log = Vec::new();
+        let (announce, _announced) = tokio::sync::mpsc::unbounded_channel();
+        let shared = Shared::new(stores, Arc::new(Metrics::default()), &mut log, announce);
+
+        let start = Instant::now();
+        shared.no_backlog(std::time::Duration::from_secs(5)).await;
+        assert!(start.elapsed() < std::time::Duration::from_secs(1), "no backlog: at once");
+
+        shared.set_backlog(true);
+        let start = Instant::now();
+        shared.no_backlog(std::time::Duration::from_millis(100)).await;
+        assert!(
+            start.elapsed() >= std::time::Duration::from_millis(100),
+            "a backlog: waits, up to the limit"
+        );
+
+        let start = Instant::now();
+        let cleared = async {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            shared.set_backlog(false);
+        };
+        tokio::join!(shared.no_backlog(std::time::Duration::from_secs(5)), cleared);
+        assert!(start.elapsed() < std::time::Duration::from_secs(1), "goes as soon as the backlog clears");
     }
 }

@@ -210,7 +210,7 @@ async fn drive<K: kube::Resource>(
                 if shared.synced() && !shared.metrics.synced.swap(true, Ordering::Relaxed) {
                     shared.say("watches synced; catching up");
                 }
-                shared.wake.notify_one();
+                shared.wake_workers();
                 shared.retention_wake.notify_one();
             }
             Err(e) => {
