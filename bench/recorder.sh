@@ -142,6 +142,15 @@ quantile() {
 p50=$(quantile 0.5); p99=$(quantile 0.99)
 lag_count=$(( $(awk '/_count/ {print $2}' "$work/lag_after") - $(printf '%s\n' "$lag_before" | awk '/_count/ {print $2}') ))
 
+# The Events of a catch-up wait for its writes and go out after them: let them drain (no
+# Event posted for 3 s, 300 s at most) so the idle window below is idle.
+events_posted() { grep -cE '^POST https://[^ ]*/events' "$work/recorder.log" || true; }
+drain_start=$(date +%s%N); quiet=0; last=$(events_posted)
+while [ $quiet -lt 30 ] && [ $(( ($(date +%s%N) - drain_start) / 1000000000 )) -lt 300 ]; do
+  sleep 0.1; now=$(events_posted)
+  if [ "$now" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; last=$now; fi
+done
+log "Events drained ($last posted) $(( ($(date +%s%N) - drain_start) / 1000000 - 3000 )) ms after the edits' revisions"
 log "idle for ${IDLE}s"
 idle_from=$(wc -l < "$work/recorder.log")
 sleep "$IDLE"

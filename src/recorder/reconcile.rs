@@ -1,6 +1,7 @@
 //! The recorder's workers, one per lane of the queue: each takes a few queued JobSets of
-//! its lane at a time, builds a `Fleet` from the stores (no extra reads), runs the observe step's compare and record on it (the same
-//! code every command runs, so the recorder and the CLI plan the same guarded writes),
+//! its lane at a time, builds a `Fleet` from the stores (no extra reads), runs the observe
+//! step's compare and record on it (the same code every command runs, so the recorder and
+//! the CLI plan the same guarded writes),
 //! and queues again each JobSet whose record outcome says it is not done. A JobSet whose
 //! stores hold what they held when its last reconcile was done (with our writes) is not
 //! reconciled again: the echo of our own write is not news. The lanes do not wait for
@@ -31,7 +32,7 @@ use crate::observe::{
 const TAKE: usize = 8;
 /// While more JobSets than the lanes take at once are ready, the queue holds a backlog:
 /// Events wait (`Shared::no_backlog`), so a catch-up's writes have the API server first.
-pub(super) const BACKLOG: usize = LANES * TAKE;
+const BACKLOG: usize = LANES * TAKE;
 /// How soon a JobSet is looked at again after a torn read (Jobs of an attempt its status
 /// does not show yet: the two watches are not in step).
 const TORN_READ_RETRY: Duration = Duration::from_millis(200);
