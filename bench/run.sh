@@ -14,8 +14,10 @@
 #                the `rawfloor` example): JobSets + Jobs for `list`, + revisions for `diff`
 #   kubectl jobset list -A | diff -A --summary (first look, then steady state) | history js0
 # "First look" deletes every recorded revision first (nothing recorded yet, no recorder) and
-# runs diff --record;
-# "steady state" is the same diff run again right after. Medians go to BENCHMARKS.md.
+# runs diff --record; "steady state" is a plain diff over the recorded fleet, timed right
+# after its raw floor (the bench records the fleet once before the first round, and each
+# round's first look records it again). Medians go to BENCHMARKS.md; "× raw floor" is the
+# median of the per-run ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/requests.sh
@@ -109,6 +111,12 @@ use_rtt() {
 median() { sort -n | awk '{a[NR]=$1} END {if (NR==0) {print 0} else if (NR%2) {print a[(NR+1)/2]} else {print int((a[NR/2]+a[NR/2+1])/2)}}'; }
 stat() { awk -v n="$1" -v col="$2" '$1==n {print $col}' "$work/samples" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / (b ? b : 1)}'; }
+# paired CMD RAW: the median of CMD's wall time ÷ RAW's, run by run (the k-th of each).
+paired() {
+  awk -v c="$1" -v r="$2" '$1 == c {cw[++nc] = $2} $1 == r {rw[++nr] = $2}
+    END {for (i = 1; i <= nc && i <= nr; i++) printf "%.4f\n", cw[i] / (rw[i] ? rw[i] : 1)}' "$work/samples" |
+    sort -g | awk '{a[NR] = $1} END {if (NR == 0) print "-"; else if (NR % 2) printf "%.2f", a[(NR + 1) / 2]; else printf "%.2f", (a[NR / 2] + a[NR / 2 + 1]) / 2}'
+}
 
 report=$work/report.md
 : > "$report"
@@ -151,12 +159,14 @@ for mode in $TEMPLATE_MODES; do
         measure floor-jobsets kubectl --kubeconfig "$MKC" get jobsets -A -o json -v=6
         # The fixed cost (runtime, TLS, one connection): a list that finds nothing.
         measure idle "$PLUGIN" --kubeconfig "$MKC" list -n bench-empty
+        # Each command right after its raw floor: a pair sees the same load on the shared
+        # machine, and "× raw floor" is the median of the pairs' ratios.
         measure raw-list "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs
-        measure raw-diff "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs,revisions
         measure list "$PLUGIN" --kubeconfig "$MKC" list -A -v=6
+        measure raw-diff "$RAWFLOOR" --kubeconfig "$MKC" --lists jobsets,jobs,revisions
+        measure diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
         forget_history
         measure first-diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary --record -v=6
-        measure diff "$PLUGIN" --kubeconfig "$MKC" diff -A --summary -v=6
         measure history "$PLUGIN" --kubeconfig "$MKC" history -n $NS js0 -v=6
       done
       stop_proxy
@@ -174,7 +184,7 @@ for mode in $TEMPLATE_MODES; do
         for name in floor-jobs floor-jobsets raw-list raw-diff list first-diff diff history; do
           wall=$(stat $name 2); rss=$(stat $name 3); req=$(stat $name 4)
           raw=-
-          case $name in list) raw=$(ratio "$wall" "$(stat raw-list 2)") ;; first-diff|diff) raw=$(ratio "$wall" "$(stat raw-diff 2)") ;; esac
+          case $name in list) raw=$(paired list raw-list) ;; first-diff|diff) raw=$(paired $name raw-diff) ;; esac
           case $name in
             raw-list) label='raw floor of `list`: JobSets and Jobs'; bytes=$(( jobsets_bytes + jobs_bytes )) ;;
             raw-diff) label='raw floor of `diff`: JobSets, Jobs and revisions'; bytes=$(( jobsets_bytes + jobs_bytes + revisions_bytes )) ;;
@@ -213,7 +223,9 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "against the test control plane (kube-apiserver, etcd, the upstream JobSet controller v0.12.0)"
   echo "with the release build. Load average (1, 5, 15 min) $load_before when the run started and $load_after"
   echo "when it ended: the machine is shared, so absolute times carry noise; the ratios to the floor, taken"
-  echo "from alternating runs, carry less. Medians of $RUNS alternating runs."
+  echo "from alternating runs, carry less. Medians of $RUNS alternating runs; \"× raw floor\" is the median"
+  echo "of the runs' own ratios, each command timed right after its raw floor (the first look, after"
+  echo "the steady diff, against the same raw floor)."
   echo
   echo "- **The floor** is \`kubectl get jobs -A -o json\` over the same link, timed the same way"
   echo "  (\`kubectl get jobsets -A -o json\` is shown beside it). **The raw floor** is the physical one:"
@@ -227,7 +239,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "  env value and args in each replicatedJob."
   echo "- **First look**: every recorded revision deleted just before (nothing recorded, no recorder): the"
   echo "  diff, with \`--record\` (reads record only when asked), records one revision per JobSet."
-  echo "  **Steady state**: a plain \`diff -A --summary\` right after (it writes nothing, nor dry-runs)."
+  echo "  **Steady state**: a plain \`diff -A --summary\` over the recorded fleet (it writes nothing, nor"
+  echo "  dry-runs), just before the first look."
   echo "- Requests are counted from the \`-v=6\` request log of each command, and named by verb and"
   echo "  resource (\`LIST\` is a list's first page). \"JSON fetched\" is what the API server sends for the"
   echo "  lists a command makes (compact JSON, managedFields included), measured with curl under its own"
