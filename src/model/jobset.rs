@@ -232,7 +232,8 @@ impl<'de> Deserialize<'de> for JobSet {
 /// Reads an object as a `Value`, except `metadata.managedFields`, which it skips
 /// unparsed: `from_raw` drops them anyway, and in a listed JobSet they are about half
 /// of its bytes (a field tree for each manager) and of the map nodes a tree would need.
-/// `depth` is 0 for the object, 1 for its `metadata`.
+/// `depth` is 0 for the object, 1 for its `metadata`; either must be an object, as
+/// `from_raw` requires too.
 struct ObjectSkipping {
     depth: u8,
 }
@@ -269,40 +270,6 @@ impl<'de> serde::de::Visitor<'de> for ObjectSkipping {
             }
         }
         Ok(Value::Object(object))
-    }
-
-    // Anything but an object (a `metadata` that is not one, say) is read as it is, for
-    // `from_raw` to judge.
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::from(v))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Value>()? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
     }
 }
 
@@ -714,6 +681,7 @@ mod tests {
         // Not an object: refused as before, not read as an empty JobSet.
         assert!(serde_json::from_str::<JobSet>("[1]").is_err());
         assert!(serde_json::from_str::<JobSet>(r#"{"metadata": 3}"#).is_err());
+        assert!(JobSet::from_raw(json!([1])).is_err() && JobSet::from_raw(json!({"metadata": 3})).is_err());
     }
 
     #[test]
